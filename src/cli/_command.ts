@@ -1,0 +1,45 @@
+/** How commands are declared: citty definitions, plus what the shell hands them (overrides, global flags). */
+import { defineCommand, type ArgsDef, type CommandDef, type ParsedArgs } from "citty";
+
+/** Hydra-style override tokens found on the command line (`+k=v`, `++k=v`, `~k`, `k=v`), in order. */
+export type OverrideTokens = string[];
+
+/** What every command's `run` receives besides its parsed flags. */
+export interface GymContext<T extends ArgsDef> {
+  args: ParsedArgs<T>;
+  overrides: OverrideTokens;
+  /** `--json` given anywhere (also before the group: `gym --json dev compare A B`). */
+  json: boolean;
+  verbose: boolean;
+}
+
+export interface GymCommandDef<T extends ArgsDef> {
+  meta: { name: string; description: string };
+  args: T;
+  /** Whether `+key=value` override tokens are accepted (config-driven commands). */
+  overrides?: boolean;
+  /** Extra lines printed after the flags in `--help`: examples, notes. */
+  examples?: string[];
+  /** Returns an exit code, or nothing for 0. */
+  run(context: GymContext<T>): Promise<number | void> | number | void;
+}
+
+/** Declares a command. Flags are citty's; the shell validates them before `run` is called. */
+export function defineGymCommand<const T extends ArgsDef>(def: GymCommandDef<T>): GymCommandDef<T> {
+  return def;
+}
+
+/** A lazily loaded command, with the description help needs (so help never loads the command). */
+export interface CommandEntry {
+  description: string;
+  load: () => Promise<{ default: GymCommandDef<any> }>;
+}
+
+/** A group of commands (`gym eval …`). */
+export interface GroupEntry {
+  description: string;
+  commands: Record<string, CommandEntry>;
+}
+
+export type { CommandDef };
+export { defineCommand };

@@ -1,0 +1,30 @@
+/** The command tree: every group and command, as lazy imports, so `gym --help` loads none of them. */
+import type { CommandEntry, GroupEntry } from "./_command.ts";
+
+/** Top-level entries in the order help shows them: `list`, `search`, then the groups. */
+export const tree: Record<string, GroupEntry | CommandEntry> = {
+  list: {
+    description: "List benchmarks, environments, agents, models and resources servers",
+    commands: {},
+  },
+  dataset: {
+    description: "Prepare, preview and check datasets",
+    commands: {},
+  },
+  env: {
+    description: "Resolve and validate configs, start and inspect servers",
+    commands: {},
+  },
+  eval: {
+    description: "Collect rollouts, re-score them, merge, profile and compare results",
+    commands: {},
+  },
+  dev: {
+    description: "Contributor helpers",
+    commands: {},
+  },
+};
+
+export function isGroup(entry: GroupEntry | CommandEntry): entry is GroupEntry {
+  return "commands" in entry;
+}

@@ -1,0 +1,79 @@
+/** JSONL writers: append-and-flush per row (a kill loses at most the row being written), and atomic whole files. */
+import { openAppendSink, writeFileAtomic, type ByteSink } from "../runtime/files.ts";
+
+/** Serializes one row the way NeMo Gym writes JSONL: compact JSON, one line. */
+export function toJsonLine(row: unknown): string {
+  return `${JSON.stringify(row)}\n`;
+}
+
+/** Appends rows to a file (or stdout for "-"), each row handed to the OS before `write` resolves. */
+export class JsonlAppender {
+  private sink: ByteSink;
+  rows = 0;
+
+  private constructor(sink: ByteSink) {
+    this.sink = sink;
+  }
+
+  /** Opens `target` for appending; `truncate` starts it empty instead. Parent folders are created. */
+  static open(target: string, options: { truncate?: boolean } = {}): JsonlAppender {
+    return new JsonlAppender(openAppendSink(target, options));
+  }
+
+  async write(row: unknown): Promise<void> {
+    await this.sink.write(toJsonLine(row));
+    this.rows++;
+  }
+
+  async close(): Promise<void> {
+    await this.sink.close();
+  }
+}
+
+/**
+ * Buffers rows and writes them in large blocks: for outputs that are replaced whole at the end
+ * (write to a temp path, then rename) where per-row durability buys nothing.
+ */
+export class JsonlBlockWriter {
+  private sink: ByteSink;
+  private buffer: string[] = [];
+  private bytes = 0;
+  rows = 0;
+
+  constructor(target: string, private readonly blockBytes = 1 << 20) {
+    this.sink = openAppendSink(target, { truncate: target !== "-" });
+  }
+
+  async write(row: unknown): Promise<void> {
+    const line = toJsonLine(row);
+    this.buffer.push(line);
+    this.bytes += line.length;
+    this.rows++;
+    if (this.bytes >= this.blockBytes) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.buffer.length === 0) return;
+    const data = this.buffer.join("");
+    this.buffer = [];
+    this.bytes = 0;
+    await this.sink.write(data);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.sink.close();
+  }
+}
+
+/** Writes a JSON document atomically (temp file + rename), pretty-printed like NeMo Gym's json.dump(indent=4). */
+export function writeJsonAtomic(target: string, value: unknown, indent = 4): void {
+  writeFileAtomic(target, `${JSON.stringify(value, null, indent)}\n`);
+}
+
+/** Writes rows as a whole JSONL file atomically. */
+export function writeJsonlAtomic(target: string, rows: Iterable<unknown>): void {
+  let text = "";
+  for (const row of rows) text += toJsonLine(row);
+  writeFileAtomic(target, text);
+}
