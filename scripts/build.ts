@@ -7,6 +7,7 @@ mkdirSync("dist", { recursive: true });
 rmSync("dist/gym", { force: true });
 rmSync("dist/ng", { force: true });
 const started = performance.now();
+await import("./embed.ts");
 await $`bun build src/main.ts --compile --minify --sourcemap=none ${target ? ["--target", target] : []} --outfile dist/gym`.quiet();
 copyFileSync("dist/gym", "dist/ng");
 // copyFileSync keeps the mode on Linux; make sure both are executable anyway.
