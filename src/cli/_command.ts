@@ -8,6 +8,8 @@ export type OverrideTokens = string[];
 export interface GymContext<T extends ArgsDef> {
   args: ParsedArgs<T>;
   overrides: OverrideTokens;
+  /** The flag tokens as given (for repeatable flags: see `allValues`). */
+  rawArgs: string[];
   /** `--json` given anywhere (also before the group: `gym --json dev compare A B`). */
   json: boolean;
   verbose: boolean;
@@ -22,6 +24,19 @@ export interface GymCommandDef<T extends ArgsDef> {
   examples?: string[];
   /** Returns an exit code, or nothing for 0. */
   run(context: GymContext<T>): Promise<number | void> | number | void;
+}
+
+/** Every value of a repeatable flag (`--config a --config b`, `--config=c`), in order. */
+export function allValues(rawArgs: string[], name: string, alias?: string): string[] {
+  const names = new Set([`--${name}`, ...(alias ? [`-${alias}`] : [])]);
+  const values: string[] = [];
+  for (let i = 0; i < rawArgs.length; i++) {
+    const token = rawArgs[i]!;
+    const eq = token.indexOf("=");
+    if (eq > 0 && names.has(token.slice(0, eq))) values.push(token.slice(eq + 1));
+    else if (names.has(token) && i + 1 < rawArgs.length) values.push(rawArgs[++i]!);
+  }
+  return values;
 }
 
 /** Declares a command. Flags are citty's; the shell validates them before `run` is called. */

@@ -74,7 +74,7 @@ async function runCommand(path: string, entry: { load: () => Promise<{ default: 
     throw new GymError("E_MISSING_ARGUMENT", (error as Error).message.replace(/\u001b\[\d+m/g, ""), { hint: `Run \`gym ${path} --help\` for usage.` });
   }
   if ("json" in command.args && args.json) global.json = true;
-  const code = await command.run({ args, overrides, json: global.json, verbose: global.verbose });
+  const code = await command.run({ args, overrides, rawArgs: flags, json: global.json, verbose: global.verbose });
   return typeof code === "number" ? code : EXIT.ok;
 }
 
