@@ -1,0 +1,186 @@
+/** Full re-serialisation of Responses objects in NeMo Gym's key order (what pydantic's `model_dump()` writes). */
+import type { JsonObject, ResponseUsage } from "./responses.ts";
+
+/** The 23 keys of a fully dumped `responses_create_params`, in order, with HEAD's defaults. */
+const CREATE_PARAMS_DEFAULTS: [string, unknown][] = [
+  ["background", null],
+  ["include", null],
+  ["input", null],
+  ["instructions", null],
+  ["max_output_tokens", null],
+  ["max_tool_calls", null],
+  ["metadata", null],
+  ["model", null],
+  ["parallel_tool_calls", true],
+  ["previous_response_id", null],
+  ["prompt", null],
+  ["reasoning", null],
+  ["service_tier", null],
+  ["store", null],
+  ["temperature", null],
+  ["text", null],
+  ["tool_choice", "auto"],
+  ["tools", []],
+  ["top_logprobs", null],
+  ["top_p", null],
+  ["truncation", null],
+  ["user", null],
+  ["stream", null],
+];
+
+/** Declared top-level keys of a Response, in the SDK's field order; any other key follows, in arrival order. */
+const RESPONSE_KEYS = [
+  "id",
+  "created_at",
+  "error",
+  "incomplete_details",
+  "instructions",
+  "metadata",
+  "model",
+  "object",
+  "output",
+  "parallel_tool_calls",
+  "temperature",
+  "tool_choice",
+  "tools",
+  "top_p",
+  "background",
+  "conversation",
+  "max_output_tokens",
+  "max_tool_calls",
+  "previous_response_id",
+  "prompt",
+  "prompt_cache_key",
+  "reasoning",
+  "safety_identifier",
+  "service_tier",
+  "status",
+  "text",
+  "top_logprobs",
+  "truncation",
+  "usage",
+  "user",
+];
+
+const TOKEN_KEYS = ["prompt_token_ids", "generation_token_ids", "generation_log_probs", "routed_experts"];
+
+/** `responses_create_params` fully dumped: all 23 keys, unset ones at their defaults, items dumped. */
+export function dumpResponseCreateParams(params: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, fallback] of CREATE_PARAMS_DEFAULTS) {
+    const value = key in params ? params[key] : fallback;
+    if (key === "input") out.input = Array.isArray(value) ? value.map((item) => dumpInputItem(item as JsonObject)) : value;
+    else if (key === "tools" && Array.isArray(value)) out.tools = value.map((tool) => dumpTool(tool as JsonObject));
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** A Responses object fully dumped: declared keys first (missing ones null), then extras in arrival order. */
+export function dumpResponse(response: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of RESPONSE_KEYS) {
+    const value = response[key] ?? null;
+    if (key === "output") out.output = ((value as JsonObject[] | null) ?? []).map(dumpOutputItem);
+    else if (key === "usage") out.usage = value === null ? null : dumpUsage(value as ResponseUsage);
+    else if (key === "tools" && Array.isArray(value)) out.tools = value.map((tool) => dumpTool(tool as JsonObject));
+    else out[key] = value;
+  }
+  for (const [key, value] of Object.entries(response)) if (!(key in out)) out[key] = value;
+  return out;
+}
+
+function dumpUsage(usage: ResponseUsage): JsonObject {
+  return {
+    ...usage,
+    input_tokens: usage.input_tokens,
+    input_tokens_details: { ...usage.input_tokens_details, cached_tokens: usage.input_tokens_details?.cached_tokens ?? null },
+    output_tokens: usage.output_tokens,
+    output_tokens_details: { ...usage.output_tokens_details, reasoning_tokens: usage.output_tokens_details?.reasoning_tokens ?? null },
+    total_tokens: usage.total_tokens,
+  };
+}
+
+function dumpTool(tool: JsonObject): JsonObject {
+  if (tool.type !== "function") return tool;
+  return { name: tool.name, parameters: tool.parameters ?? null, strict: tool.strict ?? null, type: "function", description: tool.description ?? null };
+}
+
+/** One output item in Gym's canonical shape (undeclared keys on Gym's own item types are dropped, §3.3). */
+export function dumpOutputItem(item: JsonObject): JsonObject {
+  switch (item.type) {
+    case "message":
+      if (item.role !== undefined && item.role !== "assistant") return dumpInputItem(item);
+      return withTokens(item, {
+        id: item.id,
+        content: ((item.content as JsonObject[]) ?? []).map(dumpContentPart),
+        role: "assistant",
+        status: item.status ?? "completed",
+        type: "message",
+      });
+    case "function_call":
+      return withTokens(item, {
+        arguments: item.arguments,
+        call_id: item.call_id,
+        name: item.name,
+        type: "function_call",
+        id: item.id ?? null,
+        status: item.status ?? null,
+      });
+    case "function_call_output":
+      return { call_id: item.call_id, output: item.output, type: "function_call_output", id: item.id ?? null, status: item.status ?? null };
+    case "reasoning":
+      return withTokens(item, {
+        id: item.id,
+        summary: ((item.summary as JsonObject[]) ?? []).map((s) => ({ text: s.text, type: s.type ?? "summary_text" })),
+        type: "reasoning",
+        encrypted_content: item.encrypted_content ?? null,
+        content: item.content ?? null,
+      });
+    default:
+      return item;
+  }
+}
+
+/** An input item: easy messages `{content, role, type}`, input messages with status, outputs as above. */
+export function dumpInputItem(item: JsonObject): JsonObject {
+  const isMessage = item.type === undefined || item.type === "message";
+  if (!isMessage) return dumpOutputItem(item);
+  if (item.role === "assistant" && "id" in item) return dumpOutputItem({ ...item, type: "message" });
+  if ("status" in item && Array.isArray(item.content)) {
+    return withTokens(item, { content: item.content, role: item.role, status: item.status, type: "message" });
+  }
+  return withTokens(item, { content: item.content, role: item.role, type: "message" });
+}
+
+function dumpContentPart(part: JsonObject): JsonObject {
+  if (part.type === "output_text") return { annotations: part.annotations ?? [], text: part.text, type: "output_text", logprobs: part.logprobs ?? null };
+  if (part.type === "refusal") return { refusal: part.refusal, type: "refusal" };
+  return part;
+}
+
+function withTokens(source: JsonObject, out: JsonObject): JsonObject {
+  for (const key of TOKEN_KEYS) if (key in source && !(key === "routed_experts" && source[key] == null)) out[key] = source[key];
+  return out;
+}
+
+/** Sums two usages the way HEAD does: null skipped, counts added, detail counts null if either side is null. */
+export function accumulateUsage(total: ResponseUsage | null | undefined, next: ResponseUsage | null | undefined): ResponseUsage | null {
+  if (!next) return total ?? null;
+  if (!total) return structuredClone(next);
+  const add = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null ? null : a + b);
+  return {
+    input_tokens: total.input_tokens + next.input_tokens,
+    input_tokens_details: { cached_tokens: add(total.input_tokens_details?.cached_tokens, next.input_tokens_details?.cached_tokens) },
+    output_tokens: total.output_tokens + next.output_tokens,
+    output_tokens_details: {
+      reasoning_tokens: add(total.output_tokens_details?.reasoning_tokens, next.output_tokens_details?.reasoning_tokens),
+    },
+    total_tokens: total.total_tokens + next.total_tokens,
+  };
+}
+
+/** A Gym-style item id: `<prefix>_<32 hex>`. */
+export function newItemId(prefix: string): string {
+  return `${prefix}_${crypto.randomUUID().replaceAll("-", "")}`;
+}
