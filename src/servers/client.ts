@@ -1,0 +1,210 @@
+/** ServerClient: the one way to reach a Gym server, in-process or over HTTP, with the same cookies, bodies and errors. */
+import { GymError } from "../errors.ts";
+import { cookieHeader, responseCookies, type Cookies } from "./cookies.ts";
+
+export interface ServerRequestOptions {
+  method?: string;
+  /** A JSON body (serialised compactly). `undefined` sends no body at all. */
+  json?: unknown;
+  /** A raw body, sent as is (takes precedence over `json`). */
+  body?: string;
+  /** Cookies to send; nothing is remembered between calls (the caller keeps the jar, §2.6). */
+  cookies?: Cookies;
+  headers?: Record<string, string>;
+  /** Milliseconds before the call fails with reason "timeout"; 0 or undefined = the client's default. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** A server's answer. A non-2xx status is an answer, not an error (tool outputs include 404 bodies). */
+export interface ServerReply {
+  status: number;
+  ok: boolean;
+  headers: Headers;
+  /** Cookies this response set (name → value). */
+  cookies: Cookies;
+  /** The raw body text. */
+  text: string;
+  /** The body parsed as JSON; throws ServerCallError (reason "invalid_json") when it is not JSON. */
+  json<T = unknown>(): T;
+}
+
+/** One reachable server. Both implementations share `BaseServerClient`, so they differ only in how bytes move. */
+export interface ServerClient {
+  readonly name: string;
+  readonly kind: "in-process" | "http";
+  /** `http://host:port` for HTTP, `in-process://<name>` otherwise. */
+  readonly baseUrl: string;
+  request(path: string, options?: ServerRequestOptions): Promise<ServerReply>;
+  get(path: string, options?: ServerRequestOptions): Promise<ServerReply>;
+  post(path: string, json: unknown, options?: ServerRequestOptions): Promise<ServerReply>;
+  /** POST and demand a 2xx JSON answer: returns the parsed body and the cookies set; throws ServerCallError otherwise. */
+  call<T = unknown>(path: string, json: unknown, options?: ServerRequestOptions): Promise<{ body: T; cookies: Cookies; reply: ServerReply }>;
+  close(): Promise<void>;
+}
+
+/** Finds servers by instance name (the registry implements it; agents receive it). */
+export interface ServerDirectory {
+  get(name: string): ServerClient;
+}
+
+export type CallFailure = "status" | "timeout" | "connection" | "invalid_json";
+
+/** A failed server call: code E_HTTP, with the server, path, status and an excerpt of the body. */
+export class ServerCallError extends GymError {
+  readonly server: string;
+  readonly path: string;
+  readonly method: string;
+  readonly status: number | undefined;
+  readonly reason: CallFailure;
+  /** The full response body (for re-wrapping as Python does); `bodyExcerpt` is what messages show. */
+  readonly body: string;
+  readonly bodyExcerpt: string;
+
+  constructor(info: { server: string; path: string; method: string; reason: CallFailure; status?: number; body?: string; detail?: string; cause?: unknown }) {
+    const body = info.body ?? "";
+    const excerpt = body.length > 300 ? `${body.slice(0, 300)}…` : body;
+    const what = `${info.method} ${info.path} on server '${info.server}'`;
+    const message =
+      info.reason === "status"
+        ? `${what} answered ${info.status}: ${excerpt}`
+        : info.reason === "timeout"
+          ? `${what} timed out${info.detail ? ` after ${info.detail}` : ""}`
+          : info.reason === "invalid_json"
+            ? `${what} answered ${info.status} with a body that is not JSON: ${excerpt}`
+            : `${what} could not connect: ${info.detail ?? "connection failed"}`;
+    const hint =
+      info.reason === "connection"
+        ? `Is '${info.server}' running? Start servers with \`gym env start\`, or check its host/port in the config.`
+        : info.reason === "timeout"
+          ? "Raise the timeout, or check that the server is not stuck."
+          : undefined;
+    super("E_HTTP", message, { hint, cause: info.cause });
+    this.server = info.server;
+    this.path = info.path;
+    this.method = info.method;
+    this.status = info.status;
+    this.reason = info.reason;
+    this.body = body;
+    this.bodyExcerpt = excerpt;
+  }
+}
+
+export function isServerCallError(error: unknown): error is ServerCallError {
+  return error instanceof ServerCallError;
+}
+
+/** One request as the shared layer hands it to an implementation. */
+export interface ExchangeInit {
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** What an implementation returns for one exchange: status, headers and the whole body text. */
+export interface RawReply {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** Shared behaviour of both clients: headers, cookies, JSON, timeouts and typed errors. */
+export abstract class BaseServerClient implements ServerClient {
+  abstract readonly kind: "in-process" | "http";
+  readonly name: string;
+  readonly baseUrl: string;
+  protected readonly defaultTimeoutMs: number;
+
+  constructor(name: string, baseUrl: string, defaultTimeoutMs = 0) {
+    this.name = name;
+    this.baseUrl = baseUrl;
+    this.defaultTimeoutMs = defaultTimeoutMs;
+  }
+
+  /** Moves one request and reads the whole answer; errors other than aborts are transport failures ("connection"). */
+  protected abstract exchange(url: string, init: ExchangeInit, signal: AbortSignal | undefined): Promise<RawReply>;
+
+  async request(path: string, options: ServerRequestOptions = {}): Promise<ServerReply> {
+    const method = options.method ?? (options.json !== undefined || options.body !== undefined ? "POST" : "GET");
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | undefined = options.body;
+    if (body === undefined && options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers["content-type"] ??= "application/json";
+    }
+    const cookie = cookieHeader(options.cookies);
+    if (cookie) headers.cookie = cookie;
+    const timeoutMs = options.timeoutMs || this.defaultTimeoutMs;
+    const signals = [options.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
+    const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    const fail = (reason: CallFailure, extra: { status?: number; body?: string; detail?: string; cause?: unknown } = {}) =>
+      new ServerCallError({ server: this.name, path, method, reason, ...extra });
+    let response: RawReply;
+    try {
+      response = await abortable(this.exchange(this.baseUrl + path, { method, headers, body }, signal), signal);
+    } catch (error) {
+      if (signal?.aborted) {
+        const timedOut = (signal.reason as Error | undefined)?.name === "TimeoutError";
+        throw fail("timeout", { detail: timedOut ? `${timeoutMs} ms` : "being cancelled", cause: error });
+      }
+      throw fail("connection", { detail: (error as Error)?.message ?? String(error), cause: error });
+    }
+    const text = response.text;
+    let parsed: { value: unknown } | undefined;
+    return {
+      status: response.status,
+      ok: response.status >= 200 && response.status < 300,
+      headers: response.headers,
+      cookies: responseCookies(response.headers),
+      text,
+      json<T>() {
+        if (!parsed) {
+          try {
+            parsed = { value: JSON.parse(text) };
+          } catch (error) {
+            throw fail("invalid_json", { status: response.status, body: text, cause: error });
+          }
+        }
+        return parsed.value as T;
+      },
+    };
+  }
+
+  get(path: string, options: ServerRequestOptions = {}): Promise<ServerReply> {
+    return this.request(path, { ...options, method: "GET" });
+  }
+
+  post(path: string, json: unknown, options: ServerRequestOptions = {}): Promise<ServerReply> {
+    return this.request(path, { ...options, method: "POST", json });
+  }
+
+  async call<T = unknown>(path: string, json: unknown, options: ServerRequestOptions = {}) {
+    const reply = await this.post(path, json, options);
+    if (!reply.ok) {
+      throw new ServerCallError({ server: this.name, path, method: "POST", reason: "status", status: reply.status, body: reply.text });
+    }
+    return { body: reply.json<T>(), cookies: reply.cookies, reply };
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Rejects as soon as `signal` aborts, even if `promise` (e.g. an in-process handler) ignores it. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

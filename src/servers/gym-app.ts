@@ -1,0 +1,86 @@
+/** The frame every built-in server shares: liveness, sessions, rollout-prefix stripping and Python-shaped errors (§2.1). */
+import { Hono, type Context } from "hono";
+import type { FastApiErrorBody } from "../protocol/fastapi-errors.ts";
+import { isServerCallError } from "./client.ts";
+import { pythonBytesRepr, pythonExceptionRepr } from "./python-repr.ts";
+import { sessionMiddleware, type GymEnv } from "./session.ts";
+
+export type { GymEnv } from "./session.ts";
+
+export interface GymAppOptions {
+  /** Session cookie name, `<PythonClassName>___<instanceName>` (see `sessionCookieName`). */
+  cookieName: string;
+  /**
+   * Which rollout prefixes to strip before routing: `resources` strips `/ng-rollout/<id>`; `model` also strips a
+   * following `/training-token-capture`; `agent` does both, but only in front of `/v1/responses`.
+   */
+  rolloutPrefix?: "resources" | "model" | "agent" | "none";
+}
+
+/** Raised by handlers to answer with a status and a FastAPI-style `{"detail": …}` body (HTTPException). */
+export class HttpFailure extends Error {
+  readonly status: number;
+  readonly detail: unknown;
+  constructor(status: number, detail: unknown) {
+    super(typeof detail === "string" ? detail : JSON.stringify(detail));
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+const ROLLOUT_ID = String.raw`[A-Za-z0-9][A-Za-z0-9._-]*`;
+const PREFIXES = {
+  resources: new RegExp(`^/ng-rollout/${ROLLOUT_ID}(?=/)`),
+  model: /^\/ng-rollout\/[^/]+(?:\/training-token-capture)?(?=\/)/,
+  agent: /^\/ng-rollout\/[^/]+(?:\/training-token-capture)?(?=\/v1\/responses$)/,
+};
+
+/** A Hono app with NeMo Gym's common behaviour; add routes to it. */
+export function createGymApp(options: GymAppOptions): Hono<GymEnv> {
+  const prefix = options.rolloutPrefix && options.rolloutPrefix !== "none" ? PREFIXES[options.rolloutPrefix] : undefined;
+  const app = new Hono<GymEnv>({
+    getPath: (request) => {
+      const url = request.url;
+      const start = url.indexOf("/", url.indexOf("://") + 3);
+      const end = url.indexOf("?", start);
+      const path = start < 0 ? "/" : end < 0 ? url.slice(start) : url.slice(start, end);
+      return prefix ? path.replace(prefix, "") : path;
+    },
+  });
+  app.use("*", sessionMiddleware(options.cookieName));
+  app.get("/", (c) => c.json({ status: "ok" }));
+  app.notFound((c) => {
+    const path = c.req.path;
+    const other = app.routes.some((route) => route.method !== "ALL" && route.method !== c.req.method && route.path === path);
+    return other ? c.json({ detail: "Method Not Allowed" }, 405) : c.json({ detail: "Not Found" }, 404);
+  });
+  app.onError((error, c) => {
+    if (error instanceof HttpFailure) return c.json({ detail: error.detail }, error.status as 400);
+    // Outside the session layer in Python, so no Set-Cookie on these (the middleware checks this flag).
+    c.set("unhandledError", true);
+    if (isServerCallError(error) && error.reason === "status") {
+      return c.json(`Hit an exception in ${options.cookieName} calling an inner server: ${pythonBytesRepr(error.body)}`, 500);
+    }
+    if (process.env.GYM_DEBUG_SERVERS) console.error(error);
+    return c.json(pythonExceptionRepr(error), 500);
+  });
+  return app;
+}
+
+/** Reads a JSON body; malformed JSON is FastAPI's 422 `json_invalid`. */
+export async function readJson<T = unknown>(c: Context<GymEnv>): Promise<T> {
+  const text = await c.req.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    const body: FastApiErrorBody = {
+      detail: [{ type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: (error as Error).message } }],
+    };
+    throw new HttpFailure(422, body.detail);
+  }
+}
+
+/** Answers 422 with a FastAPI error body. */
+export function validationFailure(error: FastApiErrorBody): HttpFailure {
+  return new HttpFailure(422, error.detail);
+}

@@ -1,0 +1,82 @@
+/** Signed session cookies as NeMo Gym servers issue them: one per server instance, re-sent on every response (§2.1). */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { requestCookies } from "./cookies.ts";
+
+/** What a server keeps per caller: at least a `session_id` (UUID4), created on first sight. */
+export interface Session {
+  session_id: string;
+  [key: string]: unknown;
+}
+
+/** Hono variables every Gym app carries. */
+export interface GymVariables {
+  session: Session;
+  /** Set by the error handler: an unhandled 500 goes out without `Set-Cookie`, as in Python. */
+  unhandledError?: boolean;
+}
+
+export type GymEnv = { Variables: GymVariables };
+
+/** The cookie name Python servers use: `<PythonClassName>___<instanceName>`. */
+export function sessionCookieName(className: string, instanceName: string): string {
+  return `${className}___${instanceName}`;
+}
+
+const MAX_AGE_SECONDS = 1209600;
+
+/**
+ * Session middleware. The cookie value is `base64url(json).signature`, HMAC-keyed by the cookie name (Python
+ * keys itsdangerous by the same string); peers treat it as opaque, and a value that fails verification counts
+ * as absent, so a new session starts.
+ */
+export function sessionMiddleware(cookieName: string): MiddlewareHandler<GymEnv> {
+  const signer = new Signer(cookieName);
+  return async (c, next) => {
+    const raw = requestCookies(c.req.header("cookie"))[cookieName];
+    const session = (raw && signer.open(raw)) || { session_id: crypto.randomUUID() };
+    c.set("session", session);
+    await next();
+    if (c.get("unhandledError")) return;
+    c.res.headers.append("set-cookie", `${cookieName}=${signer.seal(session)}; path=/; Max-Age=${MAX_AGE_SECONDS}; httponly; samesite=lax`);
+  };
+}
+
+class Signer {
+  private readonly key: string;
+  /** Sealed values of sessions seen recently, so a hot session is not re-signed on every call. */
+  private readonly cache = new Map<string, Session>();
+
+  constructor(key: string) {
+    this.key = key;
+  }
+
+  seal(session: Session): string {
+    const payload = Buffer.from(JSON.stringify(session)).toString("base64url");
+    return `${payload}.${this.sign(payload)}`;
+  }
+
+  open(value: string): Session | undefined {
+    const cached = this.cache.get(value);
+    if (cached) return { ...cached };
+    const dot = value.lastIndexOf(".");
+    if (dot <= 0) return undefined;
+    const payload = value.slice(0, dot);
+    const given = Buffer.from(value.slice(dot + 1));
+    const expected = Buffer.from(this.sign(payload));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    try {
+      const session = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Session;
+      if (typeof session?.session_id !== "string") return undefined;
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(value, session);
+      return { ...session };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private sign(payload: string): string {
+    return createHmac("sha256", this.key).update(payload).digest("base64url").slice(0, 27);
+  }
+}
