@@ -9,7 +9,9 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
   },
   dataset: {
     description: "Prepare, preview and check datasets",
-    commands: {},
+    commands: {
+      render: { description: "Materialize prompts from a raw JSONL and a prompt config", load: () => import("./dataset/render.ts") },
+    },
   },
   env: {
     description: "Resolve and validate configs, start and inspect servers",
