@@ -11,11 +11,15 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
     description: "Prepare, preview and check datasets",
     commands: {
       render: { description: "Materialize prompts from a raw JSONL and a prompt config", load: () => import("./dataset/render.ts") },
+      collate: { description: "Validate and collate datasets, writing their metrics", load: () => import("./dataset/collate.ts") },
     },
   },
   env: {
     description: "Resolve and validate configs, start and inspect servers",
-    commands: {},
+    commands: {
+      resolve: { description: "Resolve configs, flags and overrides into the merged config and print it", load: () => import("./env/resolve.ts") },
+      validate: { description: "Check a config offline (structure, servers, references, datasets)", load: () => import("./env/validate.ts") },
+    },
   },
   eval: {
     description: "Collect rollouts, re-score them, merge, profile and compare results",
