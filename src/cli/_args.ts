@@ -1,0 +1,70 @@
+/** Shared flag fragments for config-driven commands, and the one function that turns them into resolveConfig options. */
+import type { ArgsDef } from "citty";
+import type { ResolveConfigOptions, SelectorKind } from "../config/index.ts";
+import { allValues } from "./_command.ts";
+
+/** `--config` (repeatable), the asset selectors, `--search-dir` (repeatable). */
+export const configArgs = {
+  config: { type: "string", description: "Config file to merge (repeatable; later files win)", valueHint: "PATH" },
+  benchmark: { type: "string", description: "Load benchmarks/NAME/config.yaml (NAME/FLAVOR for another file)", valueHint: "NAME" },
+  environment: { type: "string", description: "Load environments/NAME/config.yaml (NAME/FLAVOR for another file)", valueHint: "NAME" },
+  "resources-server": { type: "string", description: "Load resources_servers/NAME/configs/NAME.yaml (NAME/FLAVOR)", valueHint: "NAME" },
+  "model-type": { type: "string", description: "Load responses_api_models/NAME/configs/NAME.yaml (NAME/FLAVOR)", valueHint: "NAME" },
+  "agent-type": { type: "string", description: "Load responses_api_agents/NAME/configs/NAME.yaml (NAME/FLAVOR)", valueHint: "NAME" },
+  "search-dir": { type: "string", description: "Extra root to search for components and configs (repeatable)", valueHint: "DIR" },
+} as const satisfies ArgsDef;
+
+/** `--model/-m`, `--model-url`, `--model-api-key` → policy_model_name / policy_base_url / policy_api_key. */
+export const modelArgs = {
+  model: { type: "string", alias: "m", description: "Model name (sets policy_model_name)", valueHint: "NAME" },
+  "model-url": { type: "string", description: "OpenAI-compatible base URL (sets policy_base_url)", valueHint: "URL" },
+  "model-api-key": { type: "string", description: "API key for the model endpoint (sets policy_api_key)", valueHint: "KEY" },
+} as const satisfies ArgsDef;
+
+/** `--json`: one JSON document on stdout instead of text. */
+export const jsonArg = {
+  json: { type: "boolean", description: "Print one JSON document on stdout" },
+} as const satisfies ArgsDef;
+
+const SELECTORS: SelectorKind[] = ["benchmark", "environment", "resources-server", "model-type", "agent-type"];
+const MODEL_KEYS: [flag: string, key: string][] = [
+  ["model", "policy_model_name"],
+  ["model-url", "policy_base_url"],
+  ["model-api-key", "policy_api_key"],
+];
+
+/**
+ * Builds resolveConfig options from a command's parsed flags, its raw flag tokens and its override tokens.
+ * Config paths come in NeMo Gym's order: `--config` values, then the selectors (resolved to files), then any
+ * `+config_paths=[…]` the user typed (folded in, as NeMo Gym folds every such token into one).
+ * Flags the command does not declare are simply absent. `extra` is merged last (seed, mode, cwd…).
+ */
+export async function configOptions(
+  args: Record<string, unknown>,
+  rawArgs: string[],
+  overrides: string[],
+  extra: Partial<ResolveConfigOptions> = {},
+): Promise<ResolveConfigOptions> {
+  const { componentRoots, selectorPath } = await import("../config/index.ts");
+  const cwd = extra.cwd ?? process.cwd();
+  const searchDirs = allValues(rawArgs, "search-dir");
+  const roots = componentRoots({ searchDirs, cwd, env: extra.env });
+  const warnings: string[] = [];
+  const configPaths = allValues(rawArgs, "config");
+  for (const kind of SELECTORS) {
+    const value = args[kind] ?? args[kind.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
+    if (typeof value === "string" && value !== "") configPaths.push(await selectorPath(kind, value, roots, warnings));
+  }
+  const rest: string[] = [];
+  for (const token of overrides) {
+    const folded = /^\+config_paths=\[(.*)\]$/.exec(token);
+    if (folded) configPaths.push(...folded[1]!.split(",").map((p) => p.trim()).filter(Boolean));
+    else rest.push(token);
+  }
+  const flagValues: Record<string, string> = {};
+  for (const [flag, key] of MODEL_KEYS) {
+    const value = args[flag] ?? args[flag.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
+    if (typeof value === "string") flagValues[key] = value;
+  }
+  return { configPaths, overrides: rest, flagValues, searchDirs, cwd, ...extra, warnings: [...warnings, ...(extra.warnings ?? [])] };
+}

@@ -1,0 +1,36 @@
+/**
+ * The config system: NeMo Gym's Hydra/OmegaConf-style composition of YAML files, env.yaml and overrides.
+ *
+ * ```ts
+ * import { resolveConfig, toYaml, maskSecrets, selectorPath, componentRoots } from "../config/index.ts";
+ *
+ * const config = await resolveConfig({
+ *   configPaths: ["resources_servers/mcqa/configs/mcqa.yaml"],   // --config / selectors, in order
+ *   overrides: ["++policy_base_url=http://127.0.0.1:8000/v1"],   // raw Hydra tokens
+ *   flagValues: { policy_model_name: "m" },                        // from --model etc. (like +key=value)
+ *   searchDirs: [], cwd: process.cwd(), mode: "run",               // "offline": ports -1, nothing probed
+ * });
+ * config.tree;              // merged tree, interpolations unresolved (hand it to child processes)
+ * config.serverInstances;   // [{ name, serverType, implementation, block, config }] (config = resolved block)
+ * config.warnings;          // print on stderr
+ * toYaml(config.resolve({ masked: true }));   // what `gym env resolve` prints
+ * await selectorPath("resources-server", "mcqa", componentRoots());  // → path for --resources-server mcqa
+ * ```
+ * CLI commands build these options from flags with `configOptions()` in src/cli/_args.ts.
+ */
+export { MISSING, SERVER_TYPES, formatPath, getAt, isMapping, parseDottedPath } from "./_tree.ts";
+export type { ConfigMap, ConfigPath, ConfigValue, ServerType } from "./_tree.ts";
+export { noModelSeed } from "./_steps.ts";
+export { checkDataset, normalizeDataset, DATASET_LICENSES, DATASET_TYPES, type Issue } from "./datasets.ts";
+export { applyDirectives } from "./directives.ts";
+export { Interpolator, resolveTree, hasInterpolation, type Unresolved } from "./interpolation.ts";
+export { mergeValues, mergeAll } from "./merge.ts";
+export { parseOverride, type Override } from "./overrides.ts";
+export { parseOverrideValue } from "./override-value.ts";
+export { BUILTIN_PREFIX, componentRoots, readFromRoots, resolveReadPath, type Root } from "./roots.ts";
+export { MASK, isSecretKey, maskSecrets } from "./secrets.ts";
+export { SELECTOR_KINDS, selectorPath, type SelectorKind } from "./selectors.ts";
+export { DOMAINS, RESERVED_TOP_LEVEL_KEYS, asServerRef, findServerInstances, type ServerInstance } from "./servers.ts";
+export { PLACEHOLDER, resolveConfig, type ResolveConfigOptions, type ResolvedConfig, type ResolvedServerInstance } from "./resolve.ts";
+export { validateConfig, type ValidationReport } from "./validate.ts";
+export { parseYaml, parseYamlMapping, toYaml } from "./yaml.ts";
