@@ -27,6 +27,7 @@ export function pyNumber(value: unknown): PyNumber | undefined {
   if (typeof value === "number") return { value, isInt: Number.isInteger(value) };
   if (typeof value === "boolean") return { value: value ? 1 : 0, isInt: true };
   if (value instanceof PyFloat) return { value: value.value, isInt: false };
+  if (typeof value === "bigint") return { value: Number(value), isInt: true };
   return undefined;
 }
 
@@ -43,11 +44,13 @@ export function pyFloat(x: number): number | PyFloat {
 }
 
 // A whole-valued float token (`1.0`, `2.00`, `1.5e1`, `3E2`) can only exist where one of these matches.
-const MAYBE_WHOLE_FLOAT = /[0-9]\.0*(?![0-9])|[0-9][eE]/;
+// Integers past 2^53 (16+ digits) are revived as bigint so that ids and seeds print back unchanged.
+const MAYBE_WHOLE_FLOAT = /[0-9]\.0*(?![0-9])|[0-9][eE]|[0-9]{16}/;
 
 function revive(_key: string, value: unknown, context?: { source?: string }): unknown {
-  if (typeof value === "number" && Number.isInteger(value) && context?.source !== undefined && /[.eE]/.test(context.source)) {
-    return new PyFloat(value);
+  if (typeof value === "number" && Number.isInteger(value) && context?.source !== undefined) {
+    if (/[.eE]/.test(context.source)) return new PyFloat(value);
+    if (!Number.isSafeInteger(value)) return BigInt(context.source);
   }
   return value;
 }

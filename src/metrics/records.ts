@@ -53,7 +53,7 @@ export function numericRecord(row: Row): Array<[string, PyNumber]> {
 
 function numericOrBoolAsInt(v: unknown): unknown {
   if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "number" || v instanceof PyFloat) return v;
+  if (typeof v === "number" || typeof v === "bigint" || v instanceof PyFloat) return v;
   return undefined;
 }
 
