@@ -1,0 +1,7 @@
+/** Built-in agents: implementation name → lazy module whose default export builds the Hono app. */
+import type { ServerCatalog } from "../../servers/registry.ts";
+
+export const catalog: ServerCatalog = {
+  simple_agent: () => import("./simple_agent/index.ts"),
+  gymnasium_agent: () => import("./gymnasium_agent/index.ts"),
+};

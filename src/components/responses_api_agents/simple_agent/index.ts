@@ -1,0 +1,131 @@
+/** simple_agent: seed → model/tool loop → verify, talking to its model and resources servers only through ServerClient (protocol.md §4). */
+import type { Context } from "hono";
+import { checkResponseCreateParams, responseProblems, type FunctionCall, type JsonObject, type Response } from "../../../protocol/responses.ts";
+import { accumulateUsage, dumpResponse } from "../../../protocol/responses-dump.ts";
+import { buildVerifyRequest, checkRunRequest, dumpRunRow, orderRunResult, verifyResponseProblems } from "../../../protocol/run.ts";
+import { requestCookies, type Cookies } from "../../../servers/cookies.ts";
+import { createGymApp, readJson, validationFailure, type GymEnv } from "../../../servers/gym-app.ts";
+import { pythonExceptionRepr } from "../../../servers/python-repr.ts";
+import type { ServerFactory, ServerFactoryContext } from "../../../servers/registry.ts";
+import { sessionCookieName } from "../../../servers/session.ts";
+
+export interface ServerRef {
+  type: string;
+  name: string;
+}
+
+export interface SimpleAgentConfig {
+  name: string;
+  resources_server: ServerRef;
+  model_server: ServerRef;
+  /** Bound on model calls per rollout; null/0 = unlimited. */
+  max_steps?: number | null;
+  skip_verification?: boolean;
+  skip_verification_reward?: number;
+}
+
+/** Python's `json.dumps` default separators and ASCII escaping, for the one tool output the agent writes itself. */
+function pythonJsonDumps(value: Record<string, string>): string {
+  const body = Object.entries(value)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+    .join(", ");
+  return `{${body}}`.replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** Sets cookies on the agent's own answer, as FastAPI's `response.set_cookie(k, v)` does. */
+function forwardCookies(c: Context<GymEnv>, ...jars: Cookies[]): void {
+  for (const jar of jars) for (const [name, value] of Object.entries(jar)) c.header("set-cookie", `${name}=${value}; Path=/; SameSite=lax`, { append: true });
+}
+
+/** The agent loop over already-validated params; returns the last model response carrying the whole trajectory. */
+export async function runEpisode(
+  params: JsonObject,
+  config: SimpleAgentConfig,
+  context: ServerFactoryContext,
+  resourcesCookies: Cookies,
+): Promise<{ response: JsonObject; modelCookies: Cookies; resourcesCookies: Cookies }> {
+  const model = context.servers.get(config.model_server.name);
+  const resources = context.servers.get(config.resources_server.name);
+  const prompt = typeof params.input === "string" ? [{ role: "user", content: params.input }] : (params.input as JsonObject[]);
+  const added: JsonObject[] = [];
+  let usage = null;
+  let modelCookies: Cookies = {};
+  let last: Response;
+  for (let step = 1; ; step++) {
+    const { body, cookies } = await model.call<Response>("/v1/responses", { ...params, input: [...prompt, ...added] }, { cookies: modelCookies });
+    modelCookies = cookies;
+    const problems = responseProblems(body);
+    if (problems.length) throw new Error(`Received an invalid response from model server: ${JSON.stringify(body)}`);
+    last = body;
+    added.push(...body.output);
+    usage = accumulateUsage(usage, body.usage);
+    // A stopped generation ends the episode; its tool calls are not executed.
+    if (body.incomplete_details) break;
+    const calls = body.output.filter((item): item is FunctionCall => item.type === "function_call");
+    const messages = body.output.filter((item) => item.type === "message" && (item as JsonObject).role === "assistant");
+    if (calls.length === 0 && messages.length > 0) break;
+    for (const call of calls) {
+      let output: string;
+      let args: unknown;
+      let parsed = true;
+      try {
+        args = JSON.parse(call.arguments);
+      } catch (error) {
+        parsed = false;
+        output = pythonJsonDumps({ error: `Invalid tool call arguments: ${pythonExceptionRepr(Object.assign(error as Error, { name: "JSONDecodeError" }))}` });
+      }
+      if (parsed) {
+        // Tool failures (404, 422, 500) are model-visible text, not errors; arguments of null send no body.
+        const reply = await resources.request(`/${call.name}`, { method: "POST", json: args === null ? undefined : args, cookies: resourcesCookies });
+        output = reply.text;
+        resourcesCookies = reply.cookies;
+      }
+      added.push({ call_id: call.call_id, output: output!, type: "function_call_output" });
+    }
+    if (config.max_steps && step >= config.max_steps) break;
+  }
+  return { response: { ...last!, output: added, usage }, modelCookies, resourcesCookies };
+}
+
+const factory: ServerFactory = (block, context) => {
+  const config = block as unknown as SimpleAgentConfig;
+  const app = createGymApp({ cookieName: sessionCookieName("SimpleAgent", config.name), rolloutPrefix: "agent" });
+
+  app.post("/v1/responses", async (c) => {
+    const params = await readJson<JsonObject>(c);
+    const checked = checkResponseCreateParams(params);
+    if (!checked.ok) throw validationFailure(checked.error);
+    const episode = await runEpisode(params, config, context, requestCookies(c.req.header("cookie")));
+    forwardCookies(c, episode.resourcesCookies, episode.modelCookies);
+    return c.json(dumpResponse(episode.response));
+  });
+
+  app.post("/run", async (c) => {
+    const body = await readJson(c);
+    const checked = checkRunRequest(body);
+    if (!checked.ok) throw validationFailure(checked.error);
+    const row = checked.value as JsonObject;
+    const resources = context.servers.get(config.resources_server.name);
+    const seeded = await resources.call("/seed_session", dumpRunRow(row), { cookies: requestCookies(c.req.header("cookie")) });
+    const episode = await context.servers.get(config.name).call<JsonObject>("/v1/responses", row.responses_create_params, { cookies: seeded.cookies });
+    if (config.skip_verification) {
+      const skipped = { ...dumpRunRow(row), response: episode.body, reward: Number(config.skip_verification_reward ?? 0), verification_skipped: true };
+      return c.json(orderRunResult(skipped));
+    }
+    const verified = await resources.call<JsonObject>("/verify", buildVerifyRequest(row, episode.body), { cookies: episode.cookies });
+    const problems = verifyResponseProblems(verified.body);
+    if (problems.length) throw new Error(`1 validation error for SimpleAgentVerifyResponse: ${problems.slice(0, 3).join("; ")}`);
+    return c.json(orderRunResult(verified.body));
+  });
+
+  app.post("/aggregate_metrics", async (c) => {
+    const body = await readJson(c);
+    if (config.skip_verification) return c.json({ group_level_metrics: [], agent_metrics: {}, key_metrics: {} });
+    const result = await context.servers.get(config.resources_server.name).call("/aggregate_metrics", body);
+    return c.json(result.body as JsonObject);
+  });
+
+  return app;
+};
+
+export default factory;

@@ -1,0 +1,9 @@
+/** Built-in model servers: implementation name → lazy module whose default export builds the Hono app. */
+import type { ServerCatalog } from "../../servers/registry.ts";
+
+export const catalog: ServerCatalog = {
+  openai_model: () => import("./openai_model/index.ts"),
+  vllm_model: () => import("./vllm_model/index.ts"),
+  replay_model: () => import("./replay_model/index.ts"),
+  mock_model: () => import("./mock_model/index.ts"),
+};

@@ -1,0 +1,57 @@
+/** Server instances in a resolved global config (protocol.md §1.2): `instance → serverType → implementation → block`. */
+
+export const SERVER_TYPES = ["responses_api_models", "resources_servers", "responses_api_agents"] as const;
+export type ServerType = (typeof SERVER_TYPES)[number];
+
+/** One configured server, as the config layer hands it over. `block` is the implementation's config mapping. */
+export interface ServerInstance {
+  name: string;
+  serverType: ServerType;
+  implementation: string;
+  block: Record<string, unknown>;
+}
+
+/** Top-level keys that are never server instances (`NEMO_GYM_RESERVED_TOP_LEVEL_KEYS`). */
+export const RESERVED_TOP_LEVEL_KEYS = new Set([
+  "config_paths", "entrypoint", "default_host", "head_server", "disallowed_ports", "head_server_deps", "python_version",
+  "pip_install_verbose", "use_absolute_ip", "uv_pip_set_python", "skip_venv_if_present", "hf_token",
+  "ray_head_node_address", "port_range_low", "port_range_high", "dry_run", "model_endpoint_readiness_timeout_seconds",
+  "allow_openai_version_skew", "uv_cache_dir", "uv_venv_dir", "results_dir", "cache_dir", "_inherit_from", "_copy",
+  "nemo_gym_log_dir", "verbose", "json", "query", "observability_enabled", "model_call_capture_dir", "token_id_capture",
+  "component_name", "skip_verification", "skip_verification_reward",
+]);
+
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * The server instances of a resolved config, in config order. A value counts when it is a mapping holding a
+ * server-type key with exactly one implementation whose block has an `entrypoint` (types tried in the order
+ * models, resources, agents, as Python's union does).
+ */
+export function serverInstancesOf(config: Record<string, unknown>): ServerInstance[] {
+  const out: ServerInstance[] = [];
+  for (const [name, value] of Object.entries(config)) {
+    if (RESERVED_TOP_LEVEL_KEYS.has(name) || !isMapping(value)) continue;
+    for (const serverType of SERVER_TYPES) {
+      const impls = value[serverType];
+      if (!isMapping(impls) || Object.keys(impls).length !== 1) continue;
+      const [implementation, block] = Object.entries(impls)[0]!;
+      if (!isMapping(block) || typeof block.entrypoint !== "string") continue;
+      out.push({ name, serverType, implementation, block });
+      break;
+    }
+  }
+  return out;
+}
+
+/** `http://host:port` of an instance, from `url` or `host` + `port` in its block (undefined if neither is set). */
+export function instanceUrl(block: Record<string, unknown>): string | undefined {
+  if (typeof block.url === "string" && block.url) return block.url.replace(/\/+$/, "");
+  const port = Number(block.port);
+  if (typeof block.host === "string" && block.host && Number.isInteger(port) && port > 0) {
+    const host = block.host === "0.0.0.0" ? "127.0.0.1" : block.host;
+    return `http://${host}:${port}`;
+  }
+  return undefined;
+}
