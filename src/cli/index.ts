@@ -5,8 +5,15 @@ import type { CommandEntry, GroupEntry } from "./_command.ts";
 export const tree: Record<string, GroupEntry | CommandEntry> = {
   list: {
     description: "List benchmarks, environments, agents, models and resources servers",
-    commands: {},
+    commands: {
+      benchmarks: { description: "List the benchmarks (their --benchmark values), or inspect one", load: () => import("./list/benchmarks.ts") },
+      environments: { description: "List the unified environment and benchmark catalog, or inspect one entry", load: () => import("./list/environments.ts") },
+      agents: { description: "List agent harnesses and how each composes, or inspect one", load: () => import("./list/agents.ts") },
+      models: { description: "List --model-type values, or inspect one", load: () => import("./list/models.ts") },
+      "resources-servers": { description: "List --resources-server values, or inspect one", load: () => import("./list/resources-servers.ts") },
+    },
   },
+  search: { description: "Search the environment catalog, or one component type, by fuzzy match", load: () => import("./search.ts") },
   dataset: {
     description: "Prepare, preview and check datasets",
     commands: {
