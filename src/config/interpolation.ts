@@ -145,9 +145,16 @@ export class Interpolator {
   }
 
   resolveString(value: string, path: ConfigPath): ConfigValue {
-    const parts = splitTemplate(value);
-    if (parts.length === 1 && "interp" in parts[0]!) return this.evaluate(parts[0].interp, path);
-    return parts.map((part) => ("text" in part ? part.text : pyStr(this.evaluate(part.interp, path)))).join("");
+    // The value we start from is the first link of any cycle, so cycles print as `a -> b -> a`.
+    const outermost = this.stack.length === 0;
+    if (outermost) this.stack.push(formatPath(path));
+    try {
+      const parts = splitTemplate(value);
+      if (parts.length === 1 && "interp" in parts[0]!) return this.evaluate(parts[0].interp, path);
+      return parts.map((part) => ("text" in part ? part.text : pyStr(this.evaluate(part.interp, path)))).join("");
+    } finally {
+      if (outermost) this.stack.pop();
+    }
   }
 
   private evaluate(body: string, path: ConfigPath): ConfigValue {

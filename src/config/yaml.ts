@@ -8,21 +8,23 @@ const BOOL_TAG = "tag:yaml.org,2002:bool";
 const PY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
 const PY_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
 
+type Tags = NonNullable<Exclude<SchemaOptions["customTags"], (...a: never[]) => unknown>>;
+
+function pythonBooleans(tags: Tags): Tags {
+  return tags.map((tag) => {
+    const t = tag as { tag?: string; identify?: (v: unknown) => boolean };
+    if (t.tag !== BOOL_TAG) return tag;
+    return { ...(tag as object), test: t.identify?.(true) ? PY_TRUE : PY_FALSE } as typeof tag;
+  });
+}
+
 const readOptions: ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions = {
   version: "1.1",
   uniqueKeys: true,
   merge: true,
   maxAliasCount: -1,
-  customTags: (tags) =>
-    tags
-      // OmegaConf drops PyYAML's timestamp resolver, so `2024-01-01` stays a string.
-      .filter((tag) => !String((tag as { tag?: string }).tag ?? "").endsWith(":timestamp"))
-      .map((tag) => {
-        const t = tag as { tag?: string; identify?: (v: unknown) => boolean };
-        if (t.tag !== BOOL_TAG) return tag;
-        const isTrue = t.identify?.(true) ?? false;
-        return { ...(tag as object), test: isTrue ? PY_TRUE : PY_FALSE } as typeof tag;
-      }),
+  // OmegaConf drops PyYAML's timestamp resolver, so `2024-01-01` stays a string.
+  customTags: (tags) => pythonBooleans(tags.filter((tag) => !String((tag as { tag?: string }).tag ?? "").endsWith(":timestamp"))),
 };
 
 /** Parses one config file's text. Empty files give `{}`; syntax errors name the file, line and column. */
@@ -78,5 +80,5 @@ function normalize(value: unknown): ConfigValue {
  */
 export function toYaml(tree: ConfigValue): string {
   if (isMapping(tree) && Object.keys(tree).length === 0) return "{}\n";
-  return YAML.stringify(tree, { version: "1.1", indentSeq: false, lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+  return YAML.stringify(tree, { version: "1.1", customTags: pythonBooleans, indentSeq: false, lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
 }
