@@ -71,7 +71,7 @@ const factory: ServerFactory = (block) => {
     if (!checked.ok) throw validationFailure(checked.error);
     return answer(c, body, () => {
       const decision = decide(turnsFromResponsesInput(body.input), toolSpecs(body.tools, false), { reasoning: config.reasoning });
-      return responseObject(body, decision, model);
+      return responseObject(body, decision, typeof body.model === "string" ? body.model : model);
     });
   });
 
@@ -79,7 +79,7 @@ const factory: ServerFactory = (block) => {
     const body = await readJson<JsonObject>(c);
     return answer(c, body, () => {
       const decision = decide(turnsFromChat(body.messages), toolSpecs(body.tools, true), { reasoning: config.reasoning });
-      return chatCompletion(body, decision, model);
+      return chatCompletion(body, decision, typeof body.model === "string" ? body.model : model);
     });
   });
 
