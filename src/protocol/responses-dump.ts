@@ -138,7 +138,8 @@ export function dumpOutputItem(item: JsonObject): JsonObject {
         content: item.content ?? null,
       });
     default:
-      return item;
+      // An easy message appended to a trajectory (gymnasium observations) dumps with its `type` filled in.
+      return item.type === undefined && "role" in item ? dumpInputItem(item) : item;
   }
 }
 
