@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { GymError } from "../errors.ts";
+import type { ConfigMap } from "./_tree.ts";
 import { applyDeletions, buildCliLayer, checkReplacements, parseOverride } from "./overrides.ts";
 import { parseOverrideValue } from "./override-value.ts";
 
@@ -120,7 +121,7 @@ describe("buildCliLayer", () => {
   });
 
   test("~ deletes from the merged tree; a missing key or a different value is an error", () => {
-    const tree = { a: { b: 1, c: 2 }, d: "x" };
+    const tree: ConfigMap = { a: { b: 1, c: 2 }, d: "x" };
     applyDeletions(build("~a.b", "~d=x").deletions, tree);
     expect(tree).toEqual({ a: { c: 2 } });
     expect(() => applyDeletions(build("~nope").deletions, tree)).toThrow(/no such key/);

@@ -29,14 +29,13 @@ async function firstMatch(roots: Root[], rel: string, flag: string, value: strin
   return matches[0];
 }
 
-/** The benchmark names a user can pass: `<name>` for `<name>/config.yaml`, else the path without `.yaml`. */
+/** The benchmark names a user can pass: the path under benchmarks/ without `.yaml` and without a last `/config`. */
 async function benchmarkNames(roots: Root[]): Promise<string[]> {
   const names = new Set<string>();
   for (const root of roots) {
     for (const file of await listFilesUnder(root, "benchmarks")) {
-      const rel = file.replace(/\.yaml$/, "");
-      const parts = rel.split("/");
-      names.add(parts.length === 2 && parts[1] === "config" ? parts[0]! : rel);
+      // `x/config.yaml` is `x`, and a nested `x/y/config.yaml` is `x/y` (the nested selector form finds it).
+      names.add(file.replace(/\.yaml$/, "").replace(/\/config$/, ""));
     }
   }
   return [...names].sort();
