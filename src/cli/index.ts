@@ -30,7 +30,10 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
   },
   eval: {
     description: "Collect rollouts, re-score them, merge, profile and compare results",
-    commands: {},
+    commands: {
+      aggregate: { description: "Merge sharded rollout results and recompute aggregate metrics", load: () => import("./eval/aggregate.ts") },
+      profile: { description: "Compute a reward profile from collected rollouts", load: () => import("./eval/profile.ts") },
+    },
   },
   dev: {
     description: "Contributor helpers",

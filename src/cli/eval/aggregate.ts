@@ -1,0 +1,53 @@
+/** `gym eval aggregate`: merge rollout shards and recompute `<stem>_aggregate_metrics.json` over their union. */
+import { allValues, defineGymCommand } from "../_command.ts";
+import { GymError } from "../../errors.ts";
+
+/** The value of a Hydra-style override (`+key=value`, `++key=value`, `key=value`), if given. */
+function overrideValue(overrides: string[], key: string): string | undefined {
+  let found: string | undefined;
+  for (const token of overrides) {
+    const m = /^\+{0,2}([^=]+)=(.*)$/.exec(token);
+    if (m && m[1] === key) found = m[2];
+  }
+  return found;
+}
+
+const note = (line: string) => void process.stderr.write(`${line}\n`);
+
+export default defineGymCommand({
+  meta: { name: "eval aggregate", description: "Merge sharded rollout results and recompute aggregate metrics" },
+  args: {
+    "input-glob": { type: "string", alias: "i", description: "Shard glob(s), comma-separated, or - for stdin (repeatable)", valueHint: "GLOB" },
+    input: { type: "string", description: "Same as --input-glob (e.g. --input - to read stdin)", valueHint: "PATH" },
+    output: { type: "string", alias: "o", description: "Merged rollouts file; metrics and sources files are named from its stem", valueHint: "PATH" },
+    config: { type: "string", description: "Config whose servers compute metrics via /aggregate_metrics (repeatable)", valueHint: "PATH" },
+    "no-merge": { type: "boolean", description: "Only compute metrics; do not write the merged rollouts (merge_shards=false)" },
+    json: { type: "boolean", description: "Print the report as one JSON document on stdout" },
+  },
+  overrides: true,
+  examples: [
+    "gym eval aggregate --input-glob 'results/rollouts-rs*-chunk*.jsonl' --output results/rollouts.jsonl",
+    "cat shard*.jsonl | gym eval aggregate --input - --output results/rollouts.jsonl",
+  ],
+  async run({ args, rawArgs, overrides, json }) {
+    const inputs = [...allValues(rawArgs, "input-glob", "i"), ...allValues(rawArgs, "input")];
+    if (inputs.length === 0) throw new GymError("E_MISSING_ARGUMENT", "--input-glob is required", { hint: "e.g. --input-glob 'results/rollouts-*.jsonl' (or --input - for stdin)" });
+    if (!args.output) throw new GymError("E_MISSING_ARGUMENT", "--output is required", { hint: "e.g. --output results/rollouts.jsonl" });
+    const { aggregateShards } = await import("../../stages/aggregate.ts");
+    const configs = allValues(rawArgs, "config");
+    if (configs.length === 0) note("No --config: computing NeMo Gym's baseline statistics here (server-specific metrics such as pass@k need --config).");
+    else note(`Per-server /aggregate_metrics for --config is not wired yet: computing baseline statistics here.`);
+    const report = await aggregateShards({
+      inputs,
+      output: args.output,
+      mergeShards: !(args["no-merge"] || /^false$/i.test(overrideValue(overrides, "merge_shards") ?? "")),
+      log: note,
+    });
+    if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else {
+      note(`Merged rollouts: ${report.mergedRollouts ?? "<not merged>"} (${report.rows} rows from ${report.shards.length} shard(s))`);
+      note(`Aggregate metrics: ${report.aggregateMetrics ?? "<none: no rows with agent_ref.name>"}`);
+      note(`Sources: ${report.sources}`);
+    }
+  },
+});

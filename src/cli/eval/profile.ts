@@ -1,0 +1,48 @@
+/** `gym eval profile`: per-task reward profile, agent metrics and repeat-level metrics of a run. */
+import { defineGymCommand } from "../_command.ts";
+import { GymError } from "../../errors.ts";
+
+/** The value of a Hydra-style override (`+key=value`, `++key=value`, `key=value`), if given. */
+function overrideValue(overrides: string[], key: string): string | undefined {
+  let found: string | undefined;
+  for (const token of overrides) {
+    const m = /^\+{0,2}([^=]+)=(.*)$/.exec(token);
+    if (m && m[1] === key) found = m[2];
+  }
+  return found;
+}
+
+const note = (line: string) => void process.stderr.write(`${line}\n`);
+
+export default defineGymCommand({
+  meta: { name: "eval profile", description: "Compute a reward profile from collected rollouts" },
+  args: {
+    inputs: { type: "string", description: "The run's materialized inputs (<stem>_materialized_inputs.jsonl), or -", valueHint: "PATH" },
+    rollouts: { type: "string", description: "The rollouts file, or - for stdin", valueHint: "PATH" },
+    "allow-partial-rollouts": { type: "boolean", description: "Drop input rows without rollouts instead of failing" },
+    output: { type: "string", description: "Path the output files are named from (default: --rollouts; needed with --rollouts -)", valueHint: "PATH" },
+    json: { type: "boolean", description: "Print the completion summary and file paths as JSON on stdout" },
+  },
+  overrides: true,
+  examples: ["gym eval profile --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl"],
+  async run({ args, overrides, json }) {
+    const inputs = args.inputs ?? overrideValue(overrides, "materialized_inputs_jsonl_fpath");
+    const rollouts = args.rollouts ?? overrideValue(overrides, "rollouts_jsonl_fpath");
+    if (!inputs || !rollouts) throw new GymError("E_MISSING_ARGUMENT", "--inputs and --rollouts are required", { hint: "e.g. --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl" });
+    const { profileRollouts } = await import("../../stages/profile.ts");
+    const report = await profileRollouts({
+      inputs,
+      rollouts,
+      outputBase: args.output,
+      allowPartialRollouts: args["allow-partial-rollouts"] || /^true$/i.test(overrideValue(overrides, "allow_partial_rollouts") ?? ""),
+      log: note,
+    });
+    const s = report.summary;
+    if (json) return void process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    note(`Reward profile completion: ${s.completed_rollout_rows}/${s.expected_rollout_rows} rollout rows (${s.reward_profile_completion_pct.toFixed(2)}%)`);
+    note(`Input rows: ${s.total_input_rows} total; ${s.complete_input_rows} complete; ${s.partial_input_rows} partial; ${s.missing_input_rows} without rollouts dropped from output.`);
+    note(`Reward profiling outputs: ${report.rewardProfiling}`);
+    note(`Agent-level metrics: ${report.agentMetrics}`);
+    if (report.repeatLevelMetrics) note(`Repeat-level metrics: ${report.repeatLevelMetrics}`);
+  },
+});

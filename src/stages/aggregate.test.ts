@@ -1,0 +1,63 @@
+import { describe, expect, test } from "bun:test";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { aggregateShards } from "./aggregate.ts";
+import { fixturePath } from "../metrics/_fixtures.ts";
+import { GymError } from "../errors.ts";
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "gym-agg-test-"));
+const lines = (name: string) => fs.readFileSync(fixturePath(name, "example_rollouts.jsonl"), "utf8").trim().split("\n");
+
+describe("aggregate stage", () => {
+  test("unsorted shards with CRLF and a sidecar beside them: merged in key order, metrics byte-identical to NeMo Gym", async () => {
+    const dir = tmp();
+    const rows = lines("blackjack");
+    fs.writeFileSync(path.join(dir, "rollouts-1.jsonl"), `${rows[3]}\r\n${rows[0]}\r\n`);
+    fs.writeFileSync(path.join(dir, "rollouts-2.jsonl"), `${rows[4]}\n\n${rows[2]}\n${rows[1]}`);
+    fs.writeFileSync(path.join(dir, "rollouts-1_failures.jsonl"), '{"_ng_task_index":0,"_ng_rollout_index":9}\n');
+    fs.writeFileSync(path.join(dir, "rollouts-1_materialized_inputs.jsonl"), '{"_ng_task_index":0,"_ng_rollout_index":9}\n');
+    const logs: string[] = [];
+    const report = await aggregateShards({ inputs: [path.join(dir, "rollouts-*.jsonl")], output: path.join(dir, "merged.jsonl"), repeatLevel: false, log: (m) => logs.push(m) });
+    expect(report.excludedSidecars.map((p) => path.basename(p))).toEqual(["rollouts-1_failures.jsonl", "rollouts-1_materialized_inputs.jsonl"]);
+    expect(report.shards.map((s) => [path.basename(s.path), s.rows])).toEqual([["rollouts-1.jsonl", 2], ["rollouts-2.jsonl", 3]]);
+    const merged = fs.readFileSync(path.join(dir, "merged.jsonl"), "utf8").trim().split("\n");
+    expect(merged.map((l) => JSON.parse(l)._ng_rollout_index)).toEqual([0, 1, 2, 3, 4]);
+    expect(merged).toEqual(rows); // rows keep their exact bytes (1.0 stays 1.0)
+    expect(fs.readFileSync(path.join(dir, "merged_aggregate_metrics.json"), "utf8")).toBe(fs.readFileSync(fixturePath("blackjack", "example_rollouts_aggregate_metrics.json"), "utf8"));
+    const sources = JSON.parse(fs.readFileSync(path.join(dir, "merged_sources.json"), "utf8"));
+    expect(sources.shards[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(logs.some((l) => l.includes("Skipping sidecar"))).toBe(true);
+  });
+
+  test("0.7 adds repeat-level metrics for a multi-repeat agent", async () => {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, "r.jsonl"), lines("blackjack").join("\n"));
+    await aggregateShards({ inputs: [path.join(dir, "r.jsonl")], output: path.join(dir, "out.jsonl") });
+    const [entry] = JSON.parse(fs.readFileSync(path.join(dir, "out_aggregate_metrics.json"), "utf8"));
+    expect(Object.keys(entry)).toEqual(["agent_ref", "agent_metrics", "key_metrics", "group_level_metrics", "repeat_level_metrics"]);
+    expect(entry.repeat_level_metrics.length).toBe(5);
+    expect(entry.agent_metrics["mean_across_repeats/mean/reward"]).toBeCloseTo(0.2, 15);
+  });
+
+  test("identities colliding across shards are refused, naming both files and lines", async () => {
+    const dir = tmp();
+    const rows = lines("tales");
+    fs.writeFileSync(path.join(dir, "a.jsonl"), `${rows[0]}\n${rows[1]}\n`);
+    fs.writeFileSync(path.join(dir, "b.jsonl"), `${rows[2]}\n${rows[1]}\n`);
+    const error = await aggregateShards({ inputs: [`${dir}/a.jsonl,${dir}/b.jsonl`], output: path.join(dir, "m.jsonl") }).catch((e) => e);
+    expect(error).toBeInstanceOf(GymError);
+    expect(error.message).toContain(`${dir}/a.jsonl:2`);
+    expect(error.message).toContain(`${dir}/b.jsonl:2`);
+  });
+
+  test("the output may not be one of several shards; a bad line names file and line", async () => {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, "a.jsonl"), `${lines("tales")[0]}\n`);
+    fs.writeFileSync(path.join(dir, "b.jsonl"), `${lines("tales")[1]}\n{"broken": \n`);
+    const clash = await aggregateShards({ inputs: [`${dir}/*.jsonl`], output: path.join(dir, "a.jsonl") }).catch((e) => e);
+    expect(clash.code).toBe("E_CONFIG");
+    const bad = await aggregateShards({ inputs: [`${dir}/b.jsonl`], output: path.join(dir, "m.jsonl") }).catch((e) => e);
+    expect(bad.message).toContain(`${dir}/b.jsonl:2`);
+  });
+});
