@@ -22,3 +22,14 @@ export class PyException extends Error {
     return `${this.pyType}(${pyStrRepr(this.message)})`;
   }
 }
+
+/** repr() of a JSON value as Python prints it (None, True, 'text', [1, 2], {'k': 'v'}). */
+export function pyRepr(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "string") return pyStrRepr(value);
+  if (typeof value === "number") return String(value);
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyStrRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+}

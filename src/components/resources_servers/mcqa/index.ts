@@ -1,7 +1,7 @@
 /** mcqa: multiple-choice answers graded by letter extraction (4 grading modes + template regexes), with pass@k / majority@k metrics. */
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
-import { highestKMetrics, passMajorityMetrics } from "../_metrics/pass-majority.ts";
+import { computePassMajorityMetrics, highestKMetrics } from "../../../metrics/pass-k.ts";
 import { outputText } from "../_common/output.ts";
 import { pyStrip } from "../_python/text.ts";
 import {
@@ -73,7 +73,7 @@ export default defineResourcesServer<McqaConfig>({
       return { reward: pred !== null && gold && pred === gold ? 1 : 0, expected_answer: gold, extracted_answer: pred };
     },
   },
-  computeMetrics: (tasks) => passMajorityMetrics(tasks, (r) => ({ accuracy: r.reward }), "extracted_answer"),
+  computeMetrics: (tasks) => computePassMajorityMetrics(tasks, { scoreFn: (r) => ({ accuracy: r.reward }), answerKey: "extracted_answer" }).metrics,
   keyMetrics(agentMetrics) {
     const key: JsonObject = {};
     if ("mean/reward" in agentMetrics) key["mean/reward"] = agentMetrics["mean/reward"];
