@@ -1,0 +1,10 @@
+/** The built-in benchmarks' prepare steps, by their `prepare_script` path, so the compiled binary carries them. */
+import type { PrepareFn } from "./_prepare.ts";
+
+export type { PrepareContext, PrepareFn } from "./_prepare.ts";
+
+/** `prepare_script` value → loader of its module. */
+export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: PrepareFn }>> = {
+  "benchmarks/arithmetic/prepare.ts": () => import("./arithmetic/prepare.ts"),
+  "benchmarks/gpqa/prepare.ts": () => import("./gpqa/prepare.ts"),
+};
