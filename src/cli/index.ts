@@ -31,6 +31,7 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
   eval: {
     description: "Collect rollouts, re-score them, merge, profile and compare results",
     commands: {
+      prepare: { description: "Prepare a benchmark's data (run its prepare step) and write it to disk", load: () => import("./eval/prepare.ts") },
       aggregate: { description: "Merge sharded rollout results and recompute aggregate metrics", load: () => import("./eval/aggregate.ts") },
       profile: { description: "Compute a reward profile from collected rollouts", load: () => import("./eval/profile.ts") },
     },
