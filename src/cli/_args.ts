@@ -37,7 +37,8 @@ const MODEL_KEYS: [flag: string, key: string][] = [
  * Builds resolveConfig options from a command's parsed flags, its raw flag tokens and its override tokens.
  * Config paths come in NeMo Gym's order: `--config` values, then the selectors (resolved to files), then any
  * `+config_paths=[…]` the user typed (folded in, as NeMo Gym folds every such token into one).
- * Flags the command does not declare are simply absent. `extra` is merged last (seed, mode, cwd…).
+ * Flags the command does not declare are simply absent. `extra` is merged last (seed, mode, cwd…); its
+ * `flagValues` are added to the model flags' (e.g. `{ verbose: true }` for -v, as NeMo Gym adds +verbose=true).
  */
 export async function configOptions(
   args: Record<string, unknown>,
@@ -61,10 +62,18 @@ export async function configOptions(
     if (folded) configPaths.push(...folded[1]!.split(",").map((p) => p.trim()).filter(Boolean));
     else rest.push(token);
   }
-  const flagValues: Record<string, string> = {};
+  const flagValues: Record<string, unknown> = {};
   for (const [flag, key] of MODEL_KEYS) {
     const value = args[flag] ?? args[flag.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
     if (typeof value === "string") flagValues[key] = value;
   }
-  return { configPaths, overrides: rest, flagValues, searchDirs, cwd, ...extra, warnings: [...warnings, ...(extra.warnings ?? [])] };
+  return {
+    configPaths,
+    overrides: rest,
+    searchDirs,
+    cwd,
+    ...extra,
+    flagValues: { ...flagValues, ...(extra.flagValues ?? {}) } as ResolveConfigOptions["flagValues"],
+    warnings: [...warnings, ...(extra.warnings ?? [])],
+  };
 }

@@ -1,6 +1,6 @@
 /** Filled-in defaults (§1.5): each server's host and port, agent skip_verification defaults, and the reserved top-level keys. */
 import { createServer } from "node:net";
-import { homedir } from "node:os";
+import { homedir, networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { GymError } from "../errors.ts";
 import { isMapping, type ConfigMap, type ConfigValue } from "./_tree.ts";
@@ -26,7 +26,8 @@ function setDefault(tree: ConfigMap, key: string, value: ConfigValue): ConfigVal
 /** Fills defaults in place, in the order NeMo Gym adds them (so `env resolve` output lines up). */
 export async function fillDefaults(tree: ConfigMap, instances: ServerInstance[], options: DefaultsOptions): Promise<void> {
   setDefault(tree, "use_absolute_ip", false);
-  const defaultHost = (options.read("default_host") as string | undefined) || "127.0.0.1";
+  const useAbsoluteIp = options.read("use_absolute_ip") === true && options.mode === "run";
+  const defaultHost = useAbsoluteIp ? machineIp() : (options.read("default_host") as string | undefined) || "127.0.0.1";
   const head = options.read("head_server");
   const headPort = isMapping(head) && head.port !== undefined ? (head.port as number | null) : DEFAULT_HEAD_SERVER_PORT;
   const disallowed: number[] = headPort === null ? [] : [headPort];
@@ -70,6 +71,14 @@ export async function fillDefaults(tree: ConfigMap, instances: ServerInstance[],
   }
   setDefault(tree, "uv_cache_dir", join(tree.cache_dir as string, "uv"));
   setDefault(tree, "uv_venv_dir", options.cwd);
+}
+
+/** This machine's first non-internal IPv4 address (for use_absolute_ip: true), else 127.0.0.1. */
+function machineIp(): string {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) if (address.family === "IPv4" && !address.internal) return address.address;
+  }
+  return "127.0.0.1";
 }
 
 /** A random free port in [low, high] that is not disallowed (bind-probe on all interfaces, as NeMo Gym does). */

@@ -17,6 +17,15 @@
  * await selectorPath("resources-server", "mcqa", componentRoots());  // → path for --resources-server mcqa
  * ```
  * CLI commands build these options from flags with `configOptions()` in src/cli/_args.ts.
+ *
+ * Decisions where NeMo Gym 0.5.x and the spec leave a choice (spec §7 open questions):
+ * - `+k=v` adds (error only if an earlier CLI token set k), `++k=v` adds or replaces, plain `k=v` replaces a key
+ *   that files/env.yaml define (error with did-you-mean otherwise), `~k` deletes from the merged tree.
+ * - Secrets: the last word of a key decides (api_key, token, password, authorization, secret…), so
+ *   `max_output_tokens` / `max_tokens` / `key_metrics` print in clear (0.5.x's substring rule hides them).
+ * - `resolve` and `validate` run offline: a port not given is -1, nothing is probed, output is deterministic.
+ * - Chained `_inherit_from` expands in dependency order and cycles are errors (0.5.x leaves the inner directive).
+ * - Only the first env.yaml found is read, as in 0.5.x.
  */
 export { MISSING, SERVER_TYPES, formatPath, getAt, isMapping, parseDottedPath } from "./_tree.ts";
 export type { ConfigMap, ConfigPath, ConfigValue, ServerType } from "./_tree.ts";
@@ -27,7 +36,7 @@ export { Interpolator, resolveTree, hasInterpolation, type Unresolved } from "./
 export { mergeValues, mergeAll } from "./merge.ts";
 export { parseOverride, type Override } from "./overrides.ts";
 export { parseOverrideValue } from "./override-value.ts";
-export { BUILTIN_PREFIX, componentRoots, readFromRoots, resolveReadPath, type Root } from "./roots.ts";
+export { BUILTIN_PREFIX, componentRoots, extraRootsValue, readFromRoots, resolveReadPath, type Root } from "./roots.ts";
 export { MASK, isSecretKey, maskSecrets } from "./secrets.ts";
 export { SELECTOR_KINDS, selectorPath, type SelectorKind } from "./selectors.ts";
 export { DOMAINS, RESERVED_TOP_LEVEL_KEYS, asServerRef, findServerInstances, type ServerInstance } from "./servers.ts";

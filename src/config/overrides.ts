@@ -6,7 +6,7 @@ import { mergeValues } from "./merge.ts";
 import { parseOverrideValue } from "./override-value.ts";
 
 /**
- * What each form means here (decided from spec §2.3; see README of src/config):
+ * What each form means here (decided from spec §2.3 and its open question 3):
  * - `+key=value` adds a key; it fails only when an earlier command-line token already set that key.
  * - `++key=value` adds or replaces (a mapping value merges into a mapping already there).
  * - `key=value` replaces a key that the merged config files / env.yaml already define, and fails with a

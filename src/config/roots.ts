@@ -33,6 +33,13 @@ export function componentRoots(options: RootOptions = {}): Root[] {
   return roots;
 }
 
+/** The NEMO_GYM_EXTRA_ROOTS value child processes should get: `--search-dir` values in front of the current one. */
+export function extraRootsValue(searchDirs: string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string | undefined {
+  const current = env.NEMO_GYM_EXTRA_ROOTS;
+  const parts = [...searchDirs.map((d) => resolve(cwd, d)), ...(current ? [current] : [])];
+  return parts.length > 0 ? parts.join(delimiter) : undefined;
+}
+
 /** How a root's copy of `rel` is shown to the user. */
 export function displayUnder(root: Root, rel: string): string {
   return root.kind === "builtin" ? `${BUILTIN_PREFIX}${rel}` : join(root.path, rel);
