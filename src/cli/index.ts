@@ -26,12 +26,15 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
     commands: {
       resolve: { description: "Resolve configs, flags and overrides into the merged config and print it", load: () => import("./env/resolve.ts") },
       validate: { description: "Check a config offline (structure, servers, references, datasets)", load: () => import("./env/validate.ts") },
+      start: { description: "Start the configured servers (agents, models, resources) and the head server", load: () => import("./env/start.ts") },
+      status: { description: "Show the running servers and their health", load: () => import("./env/status.ts") },
     },
   },
   eval: {
     description: "Collect rollouts, re-score them, merge, profile and compare results",
     commands: {
       prepare: { description: "Prepare a benchmark's data (run its prepare step) and write it to disk", load: () => import("./eval/prepare.ts") },
+      plan: { description: "Write one benchmark's task list (stable ids, row digests) to a plan file", load: () => import("./eval/plan.ts") },
       aggregate: { description: "Merge sharded rollout results and recompute aggregate metrics", load: () => import("./eval/aggregate.ts") },
       profile: { description: "Compute a reward profile from collected rollouts", load: () => import("./eval/profile.ts") },
     },
