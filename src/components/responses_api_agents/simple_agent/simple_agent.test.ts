@@ -11,13 +11,17 @@ import { catalog as models } from "../../responses_api_models/index.ts";
 
 const FIXTURES = join(import.meta.dir, "../../../../fixtures/servers");
 const rows = readFileSync(join(FIXTURES, "example_single_tool_call.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-const resources: ServerCatalog = { example_single_tool_call: () => import("../../../../fixtures/servers/weather-resources.ts") };
+const resources: ServerCatalog = {
+  example_single_tool_call: () => import("../../resources_servers/example_single_tool_call/index.ts"),
+  weather_fixture: () => import("../../../../fixtures/servers/weather-resources.ts"),
+};
 const catalogs = { responses_api_models: models, responses_api_agents: agents, resources_servers: resources };
 
-function instances(agentExtra: Record<string, unknown> = {}, modelExtra: Record<string, unknown> = {}): ServerInstance[] {
+/** The real example_single_tool_call server by default; `weather_fixture` also reports the session it saw. */
+function instances(agentExtra: Record<string, unknown> = {}, modelExtra: Record<string, unknown> = {}, resourcesImpl = "example_single_tool_call"): ServerInstance[] {
   return [
     { name: "policy_model", serverType: "responses_api_models", implementation: "mock_model", block: { entrypoint: "app.py", model: "mock", ...modelExtra } },
-    { name: "example_single_tool_call", serverType: "resources_servers", implementation: "example_single_tool_call", block: { entrypoint: "app.py", domain: "agent" } },
+    { name: "example_single_tool_call", serverType: "resources_servers", implementation: resourcesImpl, block: { entrypoint: "app.py", domain: "agent" } },
     {
       name: "example_single_tool_call_simple_agent",
       serverType: "responses_api_agents",
@@ -64,17 +68,21 @@ describe("simple_agent on example_single_tool_call (mock_model)", () => {
     const reply = await registry.get(AGENT).post("/run", { ...rows[0], _ng_task_index: 0, _ng_rollout_index: 0 });
     expect(reply.status).toBe(200);
     const row = reply.json<any>();
-    expect(Object.keys(row)).toEqual(["responses_create_params", "response", "reward", "seeded", "cities"]);
+    expect(Object.keys(row)).toEqual(["responses_create_params", "response", "reward"]);
     expect(row.reward).toBe(1);
-    // The resources session survived seed → tool call → verify (cookie replaced after each call, §2.6).
-    expect(row.seeded).toBe(true);
-    expect(row.cities).toEqual(["San Francisco"]);
     const types = row.response.output.map((item: any) => item.type);
     expect(types).toEqual(["function_call", "function_call_output", "message"]);
     expect(row.response.output[1]).toMatchObject({ output: '{"city":"San Francisco","weather_description":"The weather in San Francisco is cold."}', id: null, status: null });
     expect(row.response.output[2].content[0].text).toContain("The weather in San Francisco is cold.");
     expect(Object.keys(row.responses_create_params)).toHaveLength(23);
     expect(row.response.usage.total_tokens).toBeGreaterThan(0);
+  });
+
+  test("the resources session survives seed → tool call → verify (cookie replaced after each call, §2.6)", async () => {
+    const registry = await ServerRegistry.create(instances({}, {}, "weather_fixture"), { catalogs });
+    const row = (await registry.get(AGENT).call<any>("/run", rows[0])).body;
+    expect(Object.keys(row)).toEqual(["responses_create_params", "response", "reward", "seeded", "cities"]);
+    expect([row.seeded, row.cities]).toEqual([true, ["San Francisco"]]);
   });
 
   test("the same rollouts all in-process and all over loopback HTTP give the same rows (apart from ids)", async () => {
@@ -87,7 +95,7 @@ describe("simple_agent on example_single_tool_call (mock_model)", () => {
       const a = (await inProcess.get(AGENT).call("/run", body)).body;
       const b = (await loopback.registry.get(AGENT).call("/run", body)).body;
       expect(stable(b)).toEqual(stable(a));
-      expect((a as any).cities.length).toBe(1);
+      expect((a as any).response.output.length).toBe(3);
     }
   });
 
@@ -145,7 +153,7 @@ describe("simple_agent on example_single_tool_call (mock_model)", () => {
 
   test("/aggregate_metrics is proxied to the resources server", async () => {
     const registry = await ServerRegistry.create(instances(), { catalogs });
-    const result = await registry.get(AGENT).call<any>("/aggregate_metrics", { verify_responses: [{ reward: 1 }] });
-    expect(result.body.agent_metrics.count).toBe(1);
+    const result = await registry.get(AGENT).call<any>("/aggregate_metrics", { verify_responses: [{ reward: 1, _ng_task_index: 0, _ng_rollout_index: 0 }] });
+    expect(result.body.agent_metrics["mean/reward"]).toBe(1);
   });
 });
