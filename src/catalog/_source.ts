@@ -2,13 +2,17 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { builtinDir, readBuiltinFile } from "../components/_files.ts";
-import { BUILTIN_PREFIX, listDirsUnder, listFilesUnder, type Root } from "../config/roots.ts";
+import { BUILTIN_PREFIX, listDirsUnder, listFilesUnder, type Root, type RootOptions } from "../config/roots.ts";
 import { parseYamlMapping, type ConfigMap } from "../config/index.ts";
 
 /** One root as discovery sees it. */
 export class RootView {
   private readonly yamlCache = new Map<string, ConfigMap | null>();
-  constructor(readonly root: Root) {}
+  /** `rootOptions`: the roots of the whole command, so resolving a config here searches all of them. */
+  constructor(
+    readonly root: Root,
+    readonly rootOptions: RootOptions = {},
+  ) {}
 
   /** Sub-directory names of `folder`. */
   dirs(folder: string): Promise<string[]> {

@@ -28,7 +28,7 @@ export interface ResourcesServerEntry {
 
 /** The roots of one command, as views. */
 export function rootViews(options: RootOptions = {}): RootView[] {
-  return componentRoots(options).map((root) => new RootView(root));
+  return componentRoots(options).map((root) => new RootView(root, options));
 }
 
 /** Merges per-root results by name; the first root to claim a name keeps it. */

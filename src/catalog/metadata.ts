@@ -65,7 +65,8 @@ export function mentionsBenchmark(value: ConfigValue | null | undefined): boolea
 export async function resolveTolerant(view: RootView, rel: string): Promise<{ tree?: ConfigMap; error?: string }> {
   const { resolveConfig, noModelSeed } = await import("../config/index.ts");
   try {
-    const resolved = await resolveConfig({ configPaths: [view.configPath(rel)], seed: noModelSeed(), placeholders: true, skipEnvYaml: true, mode: "offline" });
+    const { searchDirs, cwd, env } = view.rootOptions;
+    const resolved = await resolveConfig({ configPaths: [view.configPath(rel)], searchDirs, cwd, env, seed: noModelSeed(), placeholders: true, skipEnvYaml: true, mode: "offline" });
     return { tree: resolved.resolve() };
   } catch (error) {
     return { error: (error as Error).message.split("\n")[0] };
