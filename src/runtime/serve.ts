@@ -34,9 +34,8 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   if (typeof Deno !== "undefined") {
     const controller = new AbortController();
-    const server = await new Promise<ReturnType<NonNullable<typeof Deno>["serve"]>>((resolve) => {
-      const s = Deno!.serve({ hostname: host, port: requestedPort, signal: controller.signal, onListen: () => resolve(s) }, handler);
-    });
+    // Deno.serve is listening when it returns; an empty onListen keeps its "Listening on" line off stdout.
+    const server = Deno.serve({ hostname: host, port: requestedPort, signal: controller.signal, onListen: () => {} }, handler);
     const port = server.addr.port;
     let stopped = false;
     return {
