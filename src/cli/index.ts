@@ -37,6 +37,7 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
       plan: { description: "Write one benchmark's task list (stable ids, row digests) to a plan file", load: () => import("./eval/plan.ts") },
       aggregate: { description: "Merge sharded rollout results and recompute aggregate metrics", load: () => import("./eval/aggregate.ts") },
       profile: { description: "Compute a reward profile from collected rollouts", load: () => import("./eval/profile.ts") },
+      compare: { description: "Compare a baseline eval run against a candidate run", load: () => import("./eval/compare.ts") },
     },
   },
   dev: {
