@@ -48,7 +48,7 @@ const factory: ServerFactory = (block, context) => {
     Object.assign(envCookies, reset.cookies);
     const closable = reset.body.info?.supports_explicit_close === true;
     try {
-      const result = await episode(checked.value.responses_create_params as JsonObject, row, reset.body, envCookies);
+      const result = await episode(checked.value.responses_create_params as unknown as JsonObject, row, reset.body, envCookies);
       if (closable) await env().call("/close", {}, { cookies: envCookies });
       return c.json(result);
     } catch (error) {
@@ -73,7 +73,7 @@ const factory: ServerFactory = (block, context) => {
       modelCookies = turn.cookies;
       if (responseProblems(turn.body).length) throw new Error(`Received an invalid response from model server: ${JSON.stringify(turn.body)}`);
       last = turn.body;
-      added.push(...last.output);
+      added.push(...(last.output as unknown as JsonObject[]));
       usage = accumulateUsage(usage, last.usage);
       const stepBody: JsonObject = { ...row, response: dumpResponse(last) };
       if (reset.info?.supports_step_idempotency === true) stepBody._ng_step_request_id = crypto.randomUUID().replaceAll("-", "");

@@ -57,7 +57,7 @@ export async function runEpisode(
     const problems = responseProblems(body);
     if (problems.length) throw new Error(`Received an invalid response from model server: ${JSON.stringify(body)}`);
     last = body;
-    added.push(...body.output);
+    added.push(...(body.output as unknown as JsonObject[]));
     usage = accumulateUsage(usage, body.usage);
     // A stopped generation ends the episode; its tool calls are not executed.
     if (body.incomplete_details) break;
