@@ -1,6 +1,4 @@
 /** ServerRegistry: every configured server by instance name — built-ins as in-process apps, the rest over HTTP. */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Hono } from "hono";
 import { GymError } from "../errors.ts";
 import { closeMatches } from "../text/difflib.ts";
@@ -47,28 +45,9 @@ export async function builtinCatalogs(): Promise<Partial<Record<ServerType, Serv
   const [models, agents, resources] = await Promise.all([
     import("../components/responses_api_models/index.ts").then((m) => m.catalog),
     import("../components/responses_api_agents/index.ts").then((m) => m.catalog),
-    loadResourcesCatalog(),
+    import("../components/resources_servers/index.ts").then((m) => m.catalog),
   ]);
   return { responses_api_models: models, responses_api_agents: agents, resources_servers: resources };
-}
-
-/**
- * The resources-server catalog (`components/resources_servers/index.ts`, another area's file). Until it exists,
- * each server folder's `index.ts` is tried directly (works in source runs).
- */
-async function loadResourcesCatalog(): Promise<ServerCatalog> {
-  try {
-    const path = "../components/resources_servers/index.ts";
-    const mod = (await import(path)) as Record<string, unknown>;
-    return (mod.catalog ?? mod.resourcesServers ?? mod.default ?? {}) as ServerCatalog;
-  } catch {
-    return new Proxy({} as ServerCatalog, {
-      get: (_target, name) =>
-        typeof name === "string" && /^[a-z0-9_]+$/.test(name) && existsSync(join(import.meta.dirname ?? "", "..", "components", "resources_servers", name, "index.ts"))
-          ? () => import(`../components/resources_servers/${name}/index.ts`)
-          : undefined,
-    });
-  }
 }
 
 export class ServerRegistry implements ServerDirectory {
