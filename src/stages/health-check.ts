@@ -1,0 +1,162 @@
+/** `gym eval health-check`: per-rollout verdicts (healthy / unhealthy / unobserved) and a run quality summary. */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { GymError } from "../errors.ts";
+import { readLines } from "../jsonl/lines.ts";
+import { closeMatches } from "../text/difflib.ts";
+import { FileWriter, siblingPath } from "./_aggregate-files.ts";
+import { ALL_CHECK_IDS, ROLLOUT_CHECKS, type Finding } from "./_health-check-checks.ts";
+
+type Row = Record<string, unknown>;
+export type Verdict = "healthy" | "unhealthy" | "unobserved";
+
+export interface HealthCheckOptions {
+  runDir: string;
+  /** File name inside the run dir (default rollouts.jsonl), or "-" for stdin. */
+  rolloutsFile?: string;
+  ignoreChecks?: string[];
+}
+
+export interface QualitySummary {
+  schema_version: 1;
+  rollouts_file: string;
+  sources: string[];
+  checked: number;
+  healthy: number;
+  unhealthy: number;
+  unobserved: number;
+  ignored_checks: string[];
+  checks: Record<string, { scope: string; unhealthy: number; unobserved: number }>;
+  tasks: Record<string, { verdict: Verdict; repeats: number }>;
+  run: { run_missing_rollouts: { verdict: Verdict; missing: number | null } };
+}
+
+/** The console line printed after a run or an aggregate. */
+export function healthSummaryLine(s: Pick<QualitySummary, "checked" | "healthy" | "unhealthy" | "unobserved">): string {
+  return `Rollout health: ${s.checked} checked, ${s.healthy} healthy, ${s.unhealthy} unhealthy, ${s.unobserved} unobserved`;
+}
+
+function rolloutSources(runDir: string, name: string): string[] {
+  if (name === "-") return ["-"];
+  const file = path.join(runDir, name);
+  if (fs.existsSync(file)) return [file];
+  const sources = siblingPath(file, "_sources", ".json");
+  if (fs.existsSync(sources)) {
+    const shards = (JSON.parse(fs.readFileSync(sources, "utf8")).shards ?? []) as Array<{ path: string }>;
+    if (shards.length) return shards.map((s) => s.path);
+  }
+  throw new GymError("E_INPUT_NOT_FOUND", `No rollouts at ${file}`, { hint: "Pass the run directory, and --rollouts-file NAME if the rollouts file has another name." });
+}
+
+/** Checks every rollout, writes `rollout_verdicts.jsonl` and `quality_summary.json` into the run dir, returns the summary. */
+export async function healthCheck(options: HealthCheckOptions): Promise<QualitySummary> {
+  const ignored = options.ignoreChecks ?? [];
+  for (const id of ignored) {
+    if (!ALL_CHECK_IDS.includes(id)) {
+      const near = closeMatches(id, ALL_CHECK_IDS, 1, 0.6);
+      throw new GymError("E_BAD_FLAG_VALUE", `Unknown check '${id}' in --ignore-checks`, { hint: near.length ? `Did you mean ${near[0]}?` : `Checks: ${ALL_CHECK_IDS.join(", ")}` });
+    }
+  }
+  const active = ROLLOUT_CHECKS.filter((c) => !ignored.includes(c.id));
+  const name = options.rolloutsFile ?? "rollouts.jsonl";
+  const sources = rolloutSources(options.runDir, name);
+  const checks: QualitySummary["checks"] = Object.fromEntries(ALL_CHECK_IDS.filter((id) => !ignored.includes(id)).map((id) => [id, { scope: id.startsWith("task_") ? "task" : id.startsWith("run_") ? "run" : "rollout", unhealthy: 0, unobserved: 0 }]));
+  const verdicts = new FileWriter(path.join(options.runDir, "rollout_verdicts.jsonl"));
+  const seen = new Map<string, string>();
+  const tasks = new Map<number, { repeats: number; bad: number }>();
+  const counts = { checked: 0, healthy: 0, unhealthy: 0, unobserved: 0 };
+  for (const source of sources) {
+    const shown = source === "-" ? "<stdin>" : source;
+    for await (const { text, line } of readLines(source)) {
+      if (text.trim() === "") continue;
+      const findings: Finding[] = [];
+      let lacking = false;
+      let row: Row | undefined;
+      try {
+        const v = JSON.parse(text);
+        if (v && typeof v === "object" && !Array.isArray(v)) row = v as Row;
+      } catch {}
+      const record = (f: Finding) => {
+        findings.push(f);
+        if (checks[f.check]) checks[f.check]!.unhealthy++;
+      };
+      if (!row) {
+        if (checks.record_unreadable) record({ check: "record_unreadable", subject: "record", locator: `${shown}:${line}`, evidence: {} });
+      } else {
+        const key = `${row._ng_task_index ?? 0}:${row._ng_rollout_index ?? 0}`;
+        const first = seen.get(key);
+        if (first && checks.record_duplicate_identity) record({ check: "record_duplicate_identity", subject: "record", locator: `${shown}:${line}`, evidence: { first: first } });
+        if (!first) seen.set(key, `${shown}:${line}`);
+        for (const check of active) {
+          const result = check.run(row);
+          if ("unobserved" in result) {
+            lacking = true;
+            checks[check.id]!.unobserved++;
+          } else for (const f of result.unhealthy) record(f);
+        }
+      }
+      const verdict: Verdict = findings.length ? "unhealthy" : lacking ? "unobserved" : "healthy";
+      counts.checked++;
+      counts[verdict]++;
+      const task = Number(row?._ng_task_index ?? NaN);
+      // A duplicate row is not another repeat of its task.
+      if (row && Number.isFinite(task) && !findings.some((f) => f.check === "record_duplicate_identity")) {
+        const t = tasks.get(task) ?? { repeats: 0, bad: 0 };
+        t.repeats++;
+        if (verdict === "unhealthy" || row.reward === undefined || row.reward === null) t.bad++;
+        tasks.set(task, t);
+      }
+      verdicts.write(`${JSON.stringify({ _ng_task_index: row?._ng_task_index ?? null, _ng_rollout_index: row?._ng_rollout_index ?? null, rollout_id: row ? `${row._ng_task_index ?? 0}:${row._ng_rollout_index ?? 0}` : null, verdict, findings })}\n`);
+    }
+  }
+  verdicts.commit();
+  const taskVerdicts: QualitySummary["tasks"] = {};
+  for (const [t, { repeats, bad }] of [...tasks].sort((a, b) => a[0] - b[0])) {
+    const verdict: Verdict = !checks.task_failed_every_repeat ? "healthy" : repeats < 2 ? "unobserved" : bad === repeats ? "unhealthy" : "healthy";
+    if (checks.task_failed_every_repeat && verdict !== "healthy") checks.task_failed_every_repeat[verdict]++;
+    taskVerdicts[String(t)] = { verdict, repeats };
+  }
+  const missing = checks.run_missing_rollouts && sources[0] !== "-" ? await missingRollouts(path.join(options.runDir, name), seen) : null;
+  if (checks.run_missing_rollouts) {
+    if (missing === null) checks.run_missing_rollouts.unobserved++;
+    else if (missing > 0) checks.run_missing_rollouts.unhealthy++;
+  }
+  const summary: QualitySummary = {
+    schema_version: 1,
+    rollouts_file: name === "-" ? "<stdin>" : path.join(options.runDir, name),
+    sources: sources.length > 1 || sources[0] !== path.join(options.runDir, name) ? sources : [],
+    ...counts,
+    ignored_checks: ignored,
+    checks,
+    tasks: taskVerdicts,
+    run: { run_missing_rollouts: { verdict: missing === null ? "unobserved" : missing > 0 ? "unhealthy" : "healthy", missing } },
+  };
+  const out = new FileWriter(path.join(options.runDir, "quality_summary.json"));
+  out.write(`${JSON.stringify(summary, null, 2)}\n`);
+  out.commit();
+  return summary;
+}
+
+/** Materialized rollouts found neither in the output nor in the failure sidecar; null without materialized inputs. */
+async function missingRollouts(rolloutsPath: string, seen: Map<string, string>): Promise<number | null> {
+  const inputs = siblingPath(rolloutsPath, "_materialized_inputs", ".jsonl");
+  if (!fs.existsSync(inputs)) return null;
+  const failures = siblingPath(rolloutsPath, "_failures", ".jsonl");
+  const failed = new Set<string>();
+  if (fs.existsSync(failures)) {
+    for await (const { text } of readLines(failures)) {
+      try {
+        const r = JSON.parse(text) as Row;
+        failed.add(`${r._ng_task_index ?? 0}:${r._ng_rollout_index ?? 0}`);
+      } catch {}
+    }
+  }
+  let missing = 0;
+  for await (const { text } of readLines(inputs)) {
+    if (text.trim() === "") continue;
+    const r = JSON.parse(text) as Row;
+    const key = `${r._ng_task_index ?? 0}:${r._ng_rollout_index ?? 0}`;
+    if (!seen.has(key) && !failed.has(key)) missing++;
+  }
+  return missing;
+}
