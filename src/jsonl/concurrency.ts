@@ -28,7 +28,9 @@ export async function* mapConcurrent<T, R>(
   };
 
   const fill = async () => {
-    while (!exhausted && !failure && running < limit) {
+    // Finished-but-unyielded results count against the limit too: with fast calls, results would
+    // otherwise pile up while the source is drained (an endless source would never yield).
+    while (!exhausted && !failure && running + done.length < limit) {
       const next = await iterator.next();
       if (next.done) {
         exhausted = true;

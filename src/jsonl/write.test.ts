@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { JsonlAppender, JsonlBlockWriter, writeJsonAtomic } from "./write.ts";
+
+const tempDir = () => mkdtempSync(join(tmpdir(), "gym-write-"));
+
+describe("JsonlAppender", () => {
+  test("each row is on disk as soon as write resolves, and appends keep earlier rows", async () => {
+    const path = join(tempDir(), "nested", "out.jsonl");
+    const first = JsonlAppender.open(path);
+    await first.write({ a: 1 });
+    expect(readFileSync(path, "utf8")).toBe('{"a":1}\n');
+    await first.close();
+    const second = JsonlAppender.open(path);
+    await second.write({ b: "x" });
+    await second.close();
+    expect(readFileSync(path, "utf8")).toBe('{"a":1}\n{"b":"x"}\n');
+  });
+
+  test("truncate starts the file empty", async () => {
+    const path = join(tempDir(), "out.jsonl");
+    const a = JsonlAppender.open(path);
+    await a.write({ a: 1 });
+    await a.close();
+    const b = JsonlAppender.open(path, { truncate: true });
+    await b.write({ a: 2 });
+    await b.close();
+    expect(readFileSync(path, "utf8")).toBe('{"a":2}\n');
+  });
+});
+
+describe("JsonlBlockWriter", () => {
+  test("buffers rows and writes them all on close", async () => {
+    const path = join(tempDir(), "block.jsonl");
+    const writer = new JsonlBlockWriter(path, 64);
+    for (let i = 0; i < 20; i++) await writer.write({ i });
+    await writer.close();
+    const lines = readFileSync(path, "utf8").trimEnd().split("\n");
+    expect(lines.length).toBe(20);
+    expect(JSON.parse(lines[19]!)).toEqual({ i: 19 });
+  });
+});
+
+describe("writeJsonAtomic", () => {
+  test("replaces the file whole and leaves no temporary file behind", () => {
+    const dir = tempDir();
+    const path = join(dir, "metrics.json");
+    writeJsonAtomic(path, { b: 1, a: [1, 2] });
+    writeJsonAtomic(path, { c: true });
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ c: true });
+    expect(readdirSync(dir)).toEqual(["metrics.json"]);
+    expect(existsSync(path)).toBe(true);
+  });
+});
