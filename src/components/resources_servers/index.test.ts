@@ -1,0 +1,32 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { catalog } from "./index.ts";
+
+const dir = import.meta.dir;
+const folders = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith("_")).map((d) => d.name);
+
+describe("resources server catalog", () => {
+  test("one catalog line per component folder", () => {
+    expect(Object.keys(catalog).sort()).toEqual(folders.sort());
+  });
+
+  for (const name of folders) {
+    test(`${name}: every upstream config block builds an app that answers GET /`, async () => {
+      const factory = (await catalog[name]!()).default;
+      const configs = readdirSync(join(dir, name, "configs"));
+      expect(configs.length).toBeGreaterThan(0);
+      for (const file of configs) {
+        const config = parse(readFileSync(join(dir, name, "configs", file), "utf8")) as Record<string, any>;
+        const instances = Object.entries(config).filter(([, v]) => v?.resources_servers?.[name]);
+        expect(instances.length).toBe(1);
+        const [instance, value] = instances[0]!;
+        expect(value.resources_servers[name].entrypoint).toBe("app.py");
+        const app = await factory({ ...value.resources_servers[name], name: instance }, { name: instance } as any);
+        const res = await app.request("http://localhost/");
+        expect(await res.json()).toEqual({ status: "ok" });
+      }
+    });
+  }
+});
