@@ -24,6 +24,8 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
   env: {
     description: "Resolve and validate configs, start and inspect servers",
     commands: {
+      init: { description: "Scaffold a resources server, environment, or benchmark", load: () => import("./env/init.ts") },
+      schema: { description: "Print a resources server's task-data schema as JSON Schema", load: () => import("./env/schema.ts") },
       resolve: { description: "Resolve configs, flags and overrides into the merged config and print it", load: () => import("./env/resolve.ts") },
       validate: { description: "Check a config offline (structure, servers, references, datasets)", load: () => import("./env/validate.ts") },
       start: { description: "Start the configured servers (agents, models, resources) and the head server", load: () => import("./env/start.ts") },
