@@ -28,7 +28,7 @@ test("a registry built from a head server reaches every instance over HTTP and r
   for (const [name, port] of Object.entries(ports)) {
     const entry = (tree as any)[name];
     const impl = Object.values(Object.values(entry)[0] as object)[0] as { port: number };
-    impl.port = port!;
+    impl.port = Number(port);
   }
   const env = await launchEnvironment({ instances: serverInstancesOf(tree), configYaml: stringify(tree), headServer: { port: 0 } });
   try {
