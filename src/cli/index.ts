@@ -40,6 +40,7 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
       aggregate: { description: "Merge sharded rollout results and recompute aggregate metrics", load: () => import("./eval/aggregate.ts") },
       profile: { description: "Compute a reward profile from collected rollouts", load: () => import("./eval/profile.ts") },
       compare: { description: "Compare a baseline eval run against a candidate run", load: () => import("./eval/compare.ts") },
+      "compare-suite": { description: "Compare normalized scores across benchmarks and models", load: () => import("./eval/compare-suite.ts") },
       "health-check": { description: "Verify rollout artifact quality for an existing run", load: () => import("./eval/health-check.ts") },
     },
   },
