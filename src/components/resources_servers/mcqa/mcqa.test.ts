@@ -94,3 +94,56 @@ describe("mcqa: protocol", () => {
     expect(() => createMcqa({ grading_mode: "loose" })).toThrow(/grading_mode/);
   });
 });
+
+describe("mcqa: /aggregate_metrics (metrics.md §7 B)", () => {
+  test("pass@k, majority@k and the key metrics NeMo Gym selects", async () => {
+    const table = [
+      [[1, "A"], [1, "A"], [0, "B"], [0, null]],
+      [[0, "C"], [1, "D"], [0, "C"], [1, "D"]],
+      [[0, null], [0, null], [0, "E"], [0, "F"]],
+    ];
+    const rows = table.flatMap((task, t) => task.map(([reward, answer], r) => ({ reward, extracted_answer: answer, _ng_task_index: t, _ng_rollout_index: r })));
+    // Rewards must arrive as Python floats (1.0), as NeMo Gym's files write them.
+    const body = JSON.stringify({ verify_responses: rows }).replace(/"reward":([01])/g, '"reward":$1.0');
+    const res = await createMcqa().request("http://localhost/aggregate_metrics", { method: "POST", body });
+    const out = await res.json();
+    expect(out.key_metrics).toEqual({
+      "mean/reward": 0.3333333333333333,
+      "pass@1[avg-of-4]/accuracy": 33.333333333333336,
+      "pass@1[avg-of-4]/no_answer": 25.0,
+      "pass@4/no_answer": 66.66666666666667,
+      "majority@4/accuracy": 50.0,
+      "pass@1/accuracy": 33.333333333333336,
+    });
+    expect(out.agent_metrics["pass@2/accuracy"]).toBe(55.555555555555564);
+    expect(out.agent_metrics["majority@2/accuracy"]).toBe(50.0);
+    expect(out.agent_metrics.per_sample_aggregate.accuracy).toEqual([33.333333333333336, 66.66666666666667, 0.0, 33.333333333333336]);
+  });
+});
+
+describe("mcqa: Python regex semantics in template regexes (expected values from NeMo Gym's code under CPython)", () => {
+  const options = [{ A: "x" }, { B: "y" }, { C: "z" }, { D: "w" }];
+  const verify = async (text: string, regex: string) => {
+    const body = {
+      responses_create_params: { input: "Q?" },
+      response: fullResponse({ output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text }] }] }),
+      options,
+      expected_answer: "C",
+      template_metadata: { output_regex: regex },
+      grading_mode: "lenient_answer_colon",
+    };
+    return (await post(createMcqa(), "/verify", body)).body.extracted_answer;
+  };
+  test("Python `.` matches \\r (a JS `.` would not)", async () => {
+    expect(await verify("The answer is\rC", "answer is.([A-D])")).toBe("C");
+  });
+  test("`(?P<name>…)` groups and `\\Z` are Python syntax", async () => {
+    expect(await verify("The answer is C", "answer is (?P<ans>[A-D])\\Z")).toBe("C");
+  });
+  test("Python `$` without MULTILINE is the end of the text, not of a line", async () => {
+    expect(await verify("The answer is C\nok", "answer is ([A-D])$")).toBeNull();
+  });
+  test("localised letters: Arabic ج is option C", async () => {
+    expect(await verify("answer: ج", "answer: (.)")).toBe("C");
+  });
+});

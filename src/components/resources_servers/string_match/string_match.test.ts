@@ -69,3 +69,11 @@ describe("string_match: Python quirks reproduced on purpose", () => {
     expect(reply.body.detail.map((d: any) => d.loc.join("."))).toContain("body.expected_answer");
   });
 });
+
+describe("string_match: unicodedata.normalize('NFKC') before comparing (values from CPython 3.11)", () => {
+  test("full-width digits, ligatures and Roman numerals fold to ASCII", () => {
+    expect(gradeStringMatch("12", "１２")).toBe(1);
+    expect(gradeStringMatch("fine", "ﬁne")).toBe(1);
+    expect(gradeStringMatch("xii", "Ⅻ")).toBe(1);
+  });
+});
