@@ -3,7 +3,8 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { builtinDir, readBuiltinFile } from "../components/_files.ts";
 import { BUILTIN_PREFIX, listDirsUnder, listFilesUnder, type Root, type RootOptions } from "../config/roots.ts";
-import { parseYamlMapping, type ConfigMap } from "../config/index.ts";
+import { parseYamlMapping } from "../config/yaml.ts";
+import type { ConfigMap } from "../config/_tree.ts";
 
 /** One root as discovery sees it. */
 export class RootView {

@@ -1,6 +1,6 @@
 /** The unified catalog behind `list environments`, `list benchmarks` and `search`: manifests, benchmark configs, environment configs, resource workloads. */
 import { parseYaml } from "../config/yaml.ts";
-import type { ConfigMap } from "../config/index.ts";
+import type { ConfigMap } from "../config/_tree.ts";
 import type { RootView } from "./_source.ts";
 import { checkManifest, type Manifest } from "./manifest.ts";
 import { agentDatasets, mentionsBenchmark, readMetadata, resolveTolerant, serverBlocks } from "./metadata.ts";
@@ -32,7 +32,7 @@ export interface CatalogEntry {
 }
 
 /** Builds the catalog root by root; the first root to claim (kind, name) keeps it; sorted by case-folded name. */
-export async function discoverCatalog(views: RootView[], warn: (line: string) => void = () => {}): Promise<CatalogEntry[]> {
+export async function discoverCatalog(views: RootView[], warn: (line: string) => void = () => {}, only?: CatalogKind): Promise<CatalogEntry[]> {
   const claimed = new Map<string, CatalogEntry>();
   const claim = (entry: CatalogEntry) => {
     const key = `${entry.kind}\u0000${entry.name}`;
@@ -43,8 +43,9 @@ export async function discoverCatalog(views: RootView[], warn: (line: string) =>
     fromManifests.forEach(claim);
     const manifestConfigs = new Set(fromManifests.map((e) => e.configRel));
     for (const entry of await benchmarkEntries(view, manifestConfigs, warn)) claim(entry);
-    for (const entry of await environmentEntries(view, manifestConfigs)) claim(entry);
-    for (const entry of await workloadEntries(view)) {
+    // `only`: a listing that shows one kind and no catalog-wide counts skips reading the other kind's configs.
+    if (only !== "benchmark") for (const entry of await environmentEntries(view, manifestConfigs)) claim(entry);
+    for (const entry of await workloadEntries(view, only)) {
       const last = entry.selector!.split("/").pop()!;
       if (!claimed.has(`${entry.kind}\u0000${last}`)) claim(entry);
     }
@@ -127,7 +128,7 @@ async function environmentEntries(view: RootView, manifestConfigs: Set<string>):
 }
 
 /** Resources-server configs that also define an agent with datasets: runnable as they are. */
-async function workloadEntries(view: RootView): Promise<CatalogEntry[]> {
+async function workloadEntries(view: RootView, only?: CatalogKind): Promise<CatalogEntry[]> {
   const out: CatalogEntry[] = [];
   for (const dir of await view.dirs("resources_servers")) {
     for (const file of await view.files(`resources_servers/${dir}/configs`)) {
@@ -139,10 +140,12 @@ async function workloadEntries(view: RootView): Promise<CatalogEntry[]> {
       if (!blocks.some((b) => b.group === "resources_servers") || datasets.length === 0) continue;
       const stem = file.replace(/\.yaml$/, "");
       const selector = stem === dir ? dir : `${dir}/${stem}`;
+      const kind: CatalogKind = datasets.some((d) => d.dataset.type === "benchmark") ? "benchmark" : "environment";
+      if (only && kind !== only) continue;
       const { domain, description } = await readMetadata(view, rel);
       out.push({
         name: `resources_servers/${selector}`,
-        kind: datasets.some((d) => d.dataset.type === "benchmark") ? "benchmark" : "environment",
+        kind,
         status: "no-manifest",
         domain,
         description,

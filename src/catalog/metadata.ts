@@ -1,5 +1,5 @@
 /** Reading a component's metadata from its config: server blocks, domain/description, datasets, with a tolerant resolve as fallback. */
-import { isMapping, type ConfigMap, type ConfigValue } from "../config/index.ts";
+import { isMapping, type ConfigMap, type ConfigValue } from "../config/_tree.ts";
 import type { RootView } from "./_source.ts";
 
 const GROUPS = ["resources_servers", "responses_api_agents", "responses_api_models"] as const;
@@ -63,7 +63,7 @@ export function mentionsBenchmark(value: ConfigValue | null | undefined): boolea
  * Returns the resolved tree, or the error message.
  */
 export async function resolveTolerant(view: RootView, rel: string): Promise<{ tree?: ConfigMap; error?: string }> {
-  const { resolveConfig, noModelSeed } = await import("../config/index.ts");
+  const [{ resolveConfig }, { noModelSeed }] = await Promise.all([import("../config/resolve.ts"), import("../config/_steps.ts")]);
   try {
     const { searchDirs, cwd, env } = view.rootOptions;
     const resolved = await resolveConfig({ configPaths: [view.configPath(rel)], searchDirs, cwd, env, seed: noModelSeed(), placeholders: true, skipEnvYaml: true, mode: "offline" });

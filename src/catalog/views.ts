@@ -25,6 +25,8 @@ export interface ListOptions {
   /** Catalog filters (exact matches): kind, domain, modality, licensing, status, lifecycle. */
   filters?: Partial<Record<"kind" | "domain" | "modality" | "licensing" | "status" | "lifecycle", string>>;
   warn?: (line: string) => void;
+  /** The catalog title's counts cover every entry; without a title (JSON, not a TTY) `list benchmarks` reads only benchmarks. */
+  withTitle?: boolean;
 }
 
 /** Builds the listing of one type (filtered by a fuzzy query for `search`). */
@@ -61,7 +63,7 @@ export async function listComponents(type: ListType, views: RootView[], options:
       empty: empty("resources servers"),
     };
   }
-  const discovered = await discoverCatalog(views, options.warn);
+  const discovered = await discoverCatalog(views, options.warn, type === "benchmarks" && options.withTitle === false ? "benchmark" : undefined);
   let entries = discovered.filter((e) => !q || fuzzyMatches(q, e.name, e.domain, e.description));
   const filters = { ...options.filters, ...(type === "benchmarks" ? { kind: "benchmark" } : {}) };
   for (const [field, expected] of Object.entries(filters)) {

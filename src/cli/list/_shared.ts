@@ -25,7 +25,7 @@ export async function runListing(type: ListType, input: { name?: string; query?:
     process.stdout.write(input.json ? `${JSON.stringify(inspection)}\n` : views.inspectionText(inspection, bold));
     return 0;
   }
-  const listing = await views.listComponents(type, roots, { query: input.query, filters: input.filters, warn });
+  const listing = await views.listComponents(type, roots, { query: input.query, filters: input.filters, warn, withTitle: table.tty && !input.json });
   if (input.json) process.stdout.write(`${JSON.stringify(listing.json)}\n`);
   else if (listing.rows.length === 0) process.stdout.write(table.color ? `\u001b[33m${listing.empty}\u001b[0m\n` : `${listing.empty}\n`);
   else process.stdout.write(renderTable(listing.title, listing.columns, listing.rows, table));
