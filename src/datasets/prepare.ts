@@ -57,10 +57,9 @@ async function loadPrepare(script: string, roots: Root[], cwd: string): Promise<
   if (script.endsWith(".py")) return `${script}: Python prepare scripts are not run by gym; write a prepare.ts exporting prepare(context) (see benchmarks/arithmetic/prepare.ts).`;
   const candidates = isAbsolute(script) ? [script] : roots.filter((r) => r.kind === "dir").map((r) => resolve(cwd, (r as { path: string }).path, script));
   const file = candidates.find((c) => existsSync(c));
-  let module: { prepare?: unknown } | undefined;
-  if (file) module = await import(file);
-  else if (builtinPrepareScripts[script]) module = await builtinPrepareScripts[script]!();
-  else return `${script}: prepare script not found (looked in ${candidates.join(", ") || "the built-ins"}).`;
+  const builtin = builtinPrepareScripts[script];
+  if (!file && !builtin) return `${script}: prepare script not found (looked in ${candidates.join(", ") || "the built-ins"}).`;
+  const module: { prepare?: unknown } = file ? await import(file) : await builtin!();
   return typeof module.prepare === "function" ? (module.prepare as PrepareFn) : `${script}: the module does not export a prepare() function.`;
 }
 
