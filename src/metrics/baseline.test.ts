@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import * as fs from "node:fs";
-import { computeAggregateMetrics } from "./baseline.ts";
+import { computeAggregateMetrics, type AggregateHooks } from "./baseline.ts";
 import { fixtureNames, fixturePath, readFixtureRows } from "./_fixtures.ts";
 import { parsePythonJson, stringifyPython } from "./pyjson.ts";
 import { stripForAggregate } from "./records.ts";
@@ -26,7 +26,7 @@ function requestsByAgent(name: string): Map<string, Row[]> {
   return byAgent;
 }
 
-function fileEntries(name: string, hooks?: Parameters<typeof computeAggregateMetrics>[1]["hooks"]) {
+function fileEntries(name: string, hooks?: AggregateHooks) {
   return [...requestsByAgent(name)].map(([agent, rows]) => ({ agent_ref: { name: agent }, ...computeAggregateMetrics(rows, { repeatLevel: false, hooks }) }));
 }
 
@@ -61,7 +61,7 @@ describe("aggregate metrics reproduce NeMo Gym's published files", () => {
     const direct = (want[0]!.agent_metrics as Row).direct;
     const got = fileEntries("litmus_agent", {
       computeMetrics: () => ({ direct }),
-      getKeyMetrics: (am) => ({ "mean/reward": am["mean/reward"], "mean/correct": am["mean/correct"] }),
+      getKeyMetrics: (am: Row) => ({ "mean/reward": am["mean/reward"], "mean/correct": am["mean/correct"] }),
     });
     expect(stringifyPython(got, { indent: 2 })).toBe(stringifyPython(want, { indent: 2 }));
   });

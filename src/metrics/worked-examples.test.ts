@@ -96,7 +96,7 @@ describe("§7B pass@k / majority@k (mcqa-style)", () => {
   });
 
   test("mcqa key metrics through highest_k_metrics", () => {
-    const am = { "mean/reward": 0.3333333333333333, ...m };
+    const am: Row = { "mean/reward": 0.3333333333333333, ...m };
     const key = {
       "mean/reward": am["mean/reward"],
       ...highestKMetrics(am, "pass@1[avg-of-{k}]", ["accuracy", "no_answer"]),

@@ -83,7 +83,7 @@ export async function* scanLines(file: string, hash?: ReturnType<typeof createHa
       let bytes = chunk.subarray(from, nl);
       let offset = base + from;
       if (pending) {
-        const joined = new Uint8Array(pending.length + bytes.length);
+        const joined: Uint8Array = new Uint8Array(pending.length + bytes.length);
         joined.set(pending);
         joined.set(bytes, pending.length);
         bytes = joined;
@@ -97,7 +97,7 @@ export async function* scanLines(file: string, hash?: ReturnType<typeof createHa
     if (from < chunk.length) {
       const rest = chunk.subarray(from);
       if (pending) {
-        const joined = new Uint8Array(pending.length + rest.length);
+        const joined: Uint8Array = new Uint8Array(pending.length + rest.length);
         joined.set(pending);
         joined.set(rest, pending.length);
         pending = joined;
