@@ -27,7 +27,8 @@ function row(task: number, rollout: number, filler: string): string {
 
 function generate(): { rows: number; tasks: number; bytes: number } {
   const sample = row(0, 0, "x".repeat(400));
-  const tasks = Math.max(100, Math.ceil((targetMb * 1024 * 1024) / sample.length / repeats));
+  // The full-size run covers at least 100,000 tasks × 8 repeats.
+  const tasks = Math.max(targetMb >= 1024 ? 100_000 : 100, Math.ceil((targetMb * 1024 * 1024) / sample.length / repeats));
   const filler = "lorem ipsum dolor sit amet ".repeat(15);
   const out = fs.openSync(rollouts, "w");
   const inp = fs.openSync(inputs, "w");

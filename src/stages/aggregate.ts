@@ -8,6 +8,7 @@ import { readLines } from "../jsonl/lines.ts";
 import { groupTail, ProfileAccumulator, type AggregateMetrics } from "../metrics/baseline.ts";
 import { acrossRepeatMetrics } from "../metrics/repeat-level.ts";
 import { parsePythonJson, stringifyPython } from "../metrics/pyjson.ts";
+import { parseRolloutLine } from "../metrics/rollout-parse.ts";
 import { indexValue, rolloutInfo, ROLLOUT_INDEX, stripForAggregate, TASK_INDEX } from "../metrics/records.ts";
 import { expandInputGlobs, LineReader, scanLines, spillStdin } from "./_aggregate-shards.ts";
 import { FileWriter, siblingPath } from "./_aggregate-files.ts";
@@ -190,7 +191,7 @@ async function mergePass(order: Int32Array, ix: Index, files: string[], agents: 
     merged?.write(`${text}\n`);
     const a = ix.agent[r]!;
     if (a < 0) continue;
-    const stripped = stripForAggregate(parsePythonJson(text) as Row);
+    const stripped = stripForAggregate(parseRolloutLine(text));
     if (!accs.has(a) && !hooked.has(a)) firstSeen.push(a);
     if (options.aggregateHook) {
       if (!hooked.has(a)) hooked.set(a, []);

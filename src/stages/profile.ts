@@ -7,6 +7,7 @@ import { readLines } from "../jsonl/lines.ts";
 import { groupTail, ProfileAccumulator } from "../metrics/baseline.ts";
 import { acrossRepeatMetrics } from "../metrics/repeat-level.ts";
 import { parsePythonJson, stringifyPython } from "../metrics/pyjson.ts";
+import { parseRolloutLine } from "../metrics/rollout-parse.ts";
 import { rolloutInfo, ROLLOUT_INDEX, TASK_INDEX } from "../metrics/records.ts";
 import { LineReader, scanLines, spillStdin } from "./_aggregate-shards.ts";
 import { FileWriter, siblingPath } from "./_aggregate-files.ts";
@@ -171,7 +172,7 @@ async function writeProfile(base: string, inputs: Keyed, results: Keyed, matched
   const sampleOf: number[] = [];
   try {
     for (const [i, r] of matched) {
-      const row = parsePythonJson(reader.read(results.file, results.offset[r]!, results.length[r]!)) as Row;
+      const row = parseRolloutLine(reader.read(results.file, results.offset[r]!, results.length[r]!));
       if (acc.tasks.length === 0 || acc.tasks[acc.tasks.length - 1]!.key !== results.task[r]) sampleOf.push(i);
       acc.add(row, inputs.agent[i]!);
       infos.write(`${stringifyPython(rolloutInfo(row))}\n`);
