@@ -25,6 +25,12 @@ export class JsonlAppender {
     this.rows++;
   }
 
+  /** Appends an already serialized line (must end with a newline). */
+  async writeLine(line: string): Promise<void> {
+    await this.sink.write(line);
+    this.rows++;
+  }
+
   async close(): Promise<void> {
     await this.sink.close();
   }

@@ -1,5 +1,7 @@
 /** replay_model: answers from recorded rollouts (offline runs, verifier regression), matched by task identity and prompt. */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readBuiltinFile } from "../../_files.ts";
 import { readJsonl } from "../../../jsonl/index.ts";
 import { checkResponseCreateParams, type JsonObject } from "../../../protocol/responses.ts";
 import { dumpInputItem, dumpResponse } from "../../../protocol/responses-dump.ts";
@@ -32,10 +34,24 @@ function promptKey(items: JsonObject[]): string {
   return createHash("sha256").update(JSON.stringify(items)).digest("hex");
 }
 
+/** Rows of the recordings file: a path on disk, else a built-in data file (e.g. resources_servers/mcqa/data/example_rollouts.jsonl). */
+async function* recordedRows(path: string): AsyncGenerator<unknown> {
+  if (existsSync(path) || path === "-") {
+    for await (const { value } of readJsonl(path)) yield value;
+    return;
+  }
+  const builtin = await readBuiltinFile(path);
+  if (builtin === undefined) {
+    for await (const { value } of readJsonl(path)) yield value; // reports "file not found" with the path
+    return;
+  }
+  for (const line of builtin.split("\n")) if (line.trim()) yield JSON.parse(line);
+}
+
 /** Loads recordings, grouped by prompt, in file order. */
 export async function loadRecordings(path: string): Promise<Map<string, Recording[]>> {
   const byPrompt = new Map<string, Recording[]>();
-  for await (const { value } of readJsonl(path)) {
+  for await (const value of recordedRows(path)) {
     const row = value as JsonObject;
     const params = row.responses_create_params as JsonObject | undefined;
     if (!params || !row.response) continue;

@@ -1,0 +1,219 @@
+/** runCollection: the durable `gym eval run` — lock, inventory, dispatch, route every outcome to disk, score, exit code. */
+import * as fs from "node:fs";
+import type { Row } from "../jsonl/read.ts";
+import { JsonlAppender } from "../jsonl/write.ts";
+import type { ServerDirectory } from "../servers/client.ts";
+import { collect, type CollectEvent, type DispatchRequest } from "../stages/collect.ts";
+import { decideExitCode } from "./exit-code.ts";
+import { LatencyTracker } from "./latency.ts";
+import { acquireRunLock } from "./lock.ts";
+import { AttemptJournal, foldReservations, readReservations, writeManifest } from "./manifest.ts";
+import { identityKey, type RunPaths } from "./paths.ts";
+import { prepareRun } from "./prepare.ts";
+import { Progress } from "./progress.ts";
+import { rolloutLine } from "./rollout-line.ts";
+import { scoreRun, writeAggregateMetrics } from "./score.ts";
+import type { RunSettings } from "./settings.ts";
+import { StatusWriter } from "./status.ts";
+import { eligibility, loadStore, maxRolloutAttempts, type Outcome } from "./store.ts";
+
+export interface CollectionOptions {
+  paths: RunPaths;
+  inputPath: string;
+  materialized: Row[];
+  settings: RunSettings;
+  agents: ServerDirectory;
+  /** Also stream successful rows here (`--output -`). */
+  stdoutRows?: JsonlAppender;
+  concurrency: number;
+  resume: boolean;
+  allowUnsafeResume?: boolean;
+  routeFailuresToSidecar?: boolean;
+  requireComplete?: boolean;
+  disableAggregation?: boolean;
+  countFailureClassesAsZero?: string[];
+  countMissingRolloutsAsZero?: boolean;
+  recordOmittedRollouts?: boolean;
+  dispatchBudgetS?: number;
+  drainMarginS?: number;
+  dispatchLongestFirst?: boolean;
+  retryTerminalTimeouts?: boolean;
+  timeoutMs?: number;
+  /** Aborted on Ctrl-C / SIGTERM: stop admitting, let in-flight rollouts finish, save, exit. */
+  signal?: AbortSignal;
+  resolvedConfigYaml?: string;
+  log: { info(m: string): void; warn(m: string): void };
+}
+
+export interface CollectionResult {
+  exitCode: number;
+  expected: number;
+  succeeded: number;
+  failuresByClass: Record<string, number>;
+  notStarted: number;
+  scored: number;
+  counted: number;
+  imputed: number;
+  metrics: Row[] | null;
+  latency: string;
+  aborted: string | null;
+}
+
+export async function runCollection(options: CollectionOptions): Promise<CollectionResult> {
+  const { paths, log } = options;
+  const lock = acquireRunLock(paths.lock, paths.rollouts);
+  try {
+    return await collectLocked(options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function collectLocked(options: CollectionOptions): Promise<CollectionResult> {
+  const { paths, log } = options;
+  const inventory = await prepareRun({ ...options, allowUnsafeResume: !!options.allowUnsafeResume, warn: log.warn, info: log.info });
+  if (options.resolvedConfigYaml !== undefined) fs.writeFileSync(paths.resolvedConfig, options.resolvedConfigYaml);
+  const maxAttempts = maxRolloutAttempts(log.warn);
+  const reserved = await readReservations(inventory.manifest, paths.attempts);
+  const store = await loadStore(paths.rollouts, paths.failures, reserved, options.retryTerminalTimeouts);
+  const expected = inventory.rows.map(identityKey);
+  const plan = planDispatch(inventory.rows, store, maxAttempts, options.dispatchLongestFirst);
+  if (inventory.resumed) log.info(resumeSummary(inventory.rows.length, store, plan.length, maxAttempts, expected));
+
+  const status = new StatusWriter(paths.batchStatus, expected, store, !!options.disableAggregation);
+  status.touch(true);
+  const rollouts = JsonlAppender.open(paths.rollouts);
+  const failures = JsonlAppender.open(paths.failures);
+  const journal = AttemptJournal.open(paths.attempts);
+  const latency = new LatencyTracker();
+  const progress = new Progress(plan.length);
+  const abort = new AbortController();
+  const onOuterAbort = () => abort.abort();
+  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  const failuresByClass: Record<string, number> = {};
+  let notStarted = 0;
+  let progressed = false;
+  let abortedBy: string | null = null;
+  const startedAt = performance.now();
+
+  const reserve = async (request: DispatchRequest) => {
+    reserved.set(request.id, request.attempt);
+    await journal.reserve(request.id, request.attempt);
+  };
+  try {
+    for await (const event of collect(plan, {
+      agents: options.agents,
+      concurrency: options.concurrency,
+      latency,
+      reserve,
+      routeFailuresToSidecar: !!options.routeFailuresToSidecar,
+      deadlineMs: options.dispatchBudgetS === undefined ? undefined : startedAt + options.dispatchBudgetS * 1000,
+      drainMarginS: options.drainMarginS,
+      signal: abort.signal,
+      timeoutMs: options.timeoutMs,
+    })) {
+      const outcome = await persist(event);
+      if (outcome) store.set(event.request.id, outcome);
+      status.touch(event.kind === "success" && progressed === false);
+      if (event.kind === "success" || (event.kind === "failure" && outcome?.kind === "failure" && outcome.terminal)) progressed = true;
+    }
+  } finally {
+    options.signal?.removeEventListener("abort", onOuterAbort);
+    progress.finish();
+    await Promise.all([rollouts.close(), failures.close(), journal.close()]);
+    // Fold the reservations into the manifest, then empty the journal (a crash in between only repeats them).
+    writeManifest(paths.manifest, foldReservations(inventory.manifest, reserved));
+    fs.rmSync(paths.attempts, { force: true });
+    status.write();
+  }
+  if (options.signal?.aborted && !abortedBy) abortedBy = "interrupted";
+
+  async function persist(event: CollectEvent): Promise<Outcome | undefined> {
+    const id = event.request.id;
+    const attempt = event.request.attempt;
+    switch (event.kind) {
+      case "success":
+        await rollouts.writeLine(rolloutLine(event.row));
+        await options.stdoutRows?.writeLine(rolloutLine(event.row));
+        progress.success(event.row.reward);
+        return { kind: "success", attempt };
+      case "failure": {
+        await failures.write(event.row);
+        const cls = String(event.row._ng_failure_class);
+        failuresByClass[cls] = (failuresByClass[cls] ?? 0) + 1;
+        progress.failure();
+        progress.log(`dropped ${id}: ${cls}: ${String(event.row._ng_failure_message ?? "").slice(0, 200)}`);
+        const terminal = event.row._ng_failure_terminal === true;
+        return { kind: "failure", attempt, failureClass: cls, terminal, countsAsZero: event.row._ng_failure_counts_as_zero === true, savedAnswer: false };
+      }
+      case "drained":
+        notStarted++;
+        if (options.recordOmittedRollouts) await failures.write(event.row);
+        return undefined;
+      case "unrouted":
+        await failures.write(event.row);
+        progress.log(`run stopped at ${id}: ${event.message.slice(0, 200)}`);
+        abortedBy = `a /run call failed (${id}): ${event.message.slice(0, 300)}`;
+        abort.abort();
+        return { kind: "missing", attempt };
+    }
+  }
+
+  const result: CollectionResult = {
+    exitCode: 0,
+    expected: expected.length,
+    succeeded: expected.filter((id) => store.get(id)?.kind === "success").length,
+    failuresByClass,
+    notStarted,
+    scored: 0,
+    counted: 0,
+    imputed: 0,
+    metrics: null,
+    latency: latency.summary(notStarted),
+    aborted: abortedBy,
+  };
+  const scored = await scoreRun({
+    rolloutsPath: paths.rollouts,
+    failuresPath: paths.failures,
+    materialized: inventory.rows,
+    store,
+    countFailureClassesAsZero: options.countFailureClassesAsZero ?? [],
+    countMissingRolloutsAsZero: !!options.countMissingRolloutsAsZero && !options.disableAggregation,
+  });
+  Object.assign(result, { scored: scored.scored, counted: scored.counted, imputed: scored.imputed });
+  if (!options.disableAggregation && scored.rows.length > 0) {
+    result.metrics = await writeAggregateMetrics(paths.aggregateMetrics, scored.rows, options.agents);
+    status.aggregation = "complete";
+    status.write();
+  }
+  const anythingScored = scored.rows.length > 0;
+  result.exitCode = abortedBy && abortedBy !== "interrupted" ? 1 : decideExitCode({ expected, store, maxAttempts, requireComplete: !!options.requireComplete, progressed, anythingScored });
+  return result;
+}
+
+/** The rows to dispatch now, with their attempt numbers; longest-first on resume when asked. */
+function planDispatch(rows: Row[], store: Map<string, Outcome>, maxAttempts: number, longestFirst?: boolean): DispatchRequest[] {
+  const plan: (DispatchRequest & { elapsed?: number })[] = [];
+  for (const row of rows) {
+    const id = identityKey(row);
+    const outcome = store.get(id);
+    const decision = eligibility(outcome, maxAttempts);
+    if (decision === "run") plan.push({ id, row, attempt: outcome ? outcome.attempt + 1 : 0 });
+    else if (decision === "retry" || decision === "replay") {
+      plan.push({ id, row, attempt: outcome!.attempt + 1, elapsed: outcome!.kind === "failure" ? outcome!.elapsed : undefined });
+    }
+  }
+  if (!longestFirst) return plan;
+  const known = plan.filter((p) => p.elapsed !== undefined && p.elapsed > 0).sort((a, b) => b.elapsed! - a.elapsed!);
+  return [...known, ...plan.filter((p) => !(p.elapsed !== undefined && p.elapsed > 0))];
+}
+
+function resumeSummary(total: number, store: Map<string, Outcome>, toRun: number, maxAttempts: number, expected: string[]): string {
+  const counts: Record<string, number> = {};
+  for (const id of expected) {
+    const e = eligibility(store.get(id), maxAttempts);
+    counts[e] = (counts[e] ?? 0) + 1;
+  }
+  const parts = Object.entries(counts).map(([k, v]) => `${v} ${k}`);
+  return `Resuming: ${total} rollouts expected (${parts.join(", ")}); dispatching ${toRun}.`;
+}

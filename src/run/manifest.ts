@@ -1,0 +1,95 @@
+/** The run manifest (`<stem>_manifest.json`): digests that pin a run's identity, and the attempt reservations. */
+import * as fs from "node:fs";
+import { randomUUID } from "node:crypto";
+import { GymError } from "../errors.ts";
+import { readJsonl } from "../jsonl/read.ts";
+import { JsonlAppender } from "../jsonl/write.ts";
+import { writeFileAtomic } from "../runtime/files.ts";
+
+export interface RunManifest {
+  schema_version: 2;
+  selection_policy: "latest_allocated";
+  run_id: string;
+  /** sha256 of the raw input file bytes. */
+  source_digest: string;
+  /** sha256 of the canonical JSON of the materialized row list. */
+  materialized_digest: string;
+  /** sha256 over the semantic settings (below). */
+  config_digest: string;
+  /** Dotted setting path → sha256 of its value: lets a refusal name each changed setting without storing values. */
+  semantic_settings: Record<string, string>;
+  operational_settings: Record<string, string>;
+  /** Identity `"{task}-{rollout}"` → next attempt number to reserve (folded in from the attempts journal). */
+  next_attempt: Record<string, number>;
+  legacy_import: boolean;
+  identity_overridden: boolean;
+}
+
+export function newManifest(fields: Pick<RunManifest, "source_digest" | "materialized_digest" | "config_digest" | "semantic_settings" | "operational_settings">): RunManifest {
+  return {
+    schema_version: 2,
+    selection_policy: "latest_allocated",
+    run_id: randomUUID().replace(/-/g, ""),
+    ...fields,
+    next_attempt: {},
+    legacy_import: false,
+    identity_overridden: false,
+  };
+}
+
+export function readManifest(path: string): RunManifest | undefined {
+  if (!fs.existsSync(path)) return undefined;
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path, "utf8")) as RunManifest;
+    if (manifest.schema_version !== 2 || typeof manifest.next_attempt !== "object") throw new Error("unknown schema");
+    return manifest;
+  } catch (error) {
+    throw new GymError("E_CONFIG", `The run manifest ${path} cannot be read: ${(error as Error).message}.`, {
+      hint: "It is written atomically, so this means it was edited or damaged. Restore it, or start a fresh run without --resume (this clears the run's outputs).",
+    });
+  }
+}
+
+/** Writes the manifest atomically (temp + fsync + rename). */
+export function writeManifest(path: string, manifest: RunManifest): void {
+  writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/**
+ * The attempts journal: one line per reservation, appended and flushed BEFORE the request is sent, so a
+ * collector killed mid-flight leaves a reserved attempt with no outcome (never a silently reused number).
+ */
+export class AttemptJournal {
+  private constructor(private readonly out: JsonlAppender) {}
+
+  static open(path: string): AttemptJournal {
+    return new AttemptJournal(JsonlAppender.open(path));
+  }
+
+  async reserve(identity: string, attempt: number): Promise<void> {
+    await this.out.write({ id: identity, attempt });
+  }
+
+  async close(): Promise<void> {
+    await this.out.close();
+  }
+}
+
+/** Highest reserved attempt per identity, from the manifest's next_attempt and the journal (a torn last line is ignored). */
+export async function readReservations(manifest: RunManifest | undefined, journalPath: string): Promise<Map<string, number>> {
+  const reserved = new Map<string, number>();
+  for (const [id, next] of Object.entries(manifest?.next_attempt ?? {})) if (next > 0) reserved.set(id, next - 1);
+  if (fs.existsSync(journalPath)) {
+    for await (const { value } of readJsonl<{ id: string; attempt: number }>(journalPath, { allowTruncatedTail: true, lenient: true })) {
+      if ((reserved.get(value.id) ?? -1) < value.attempt) reserved.set(value.id, value.attempt);
+    }
+  }
+  return reserved;
+}
+
+/** Folds the journal into the manifest's next_attempt (at the end of a run; the journal is then emptied). */
+export function foldReservations(manifest: RunManifest, reserved: Map<string, number>): RunManifest {
+  const next: Record<string, number> = {};
+  for (const [id, attempt] of reserved) next[id] = attempt + 1;
+  return { ...manifest, next_attempt: next };
+}

@@ -1,0 +1,45 @@
+/** The one rule for a run's file names: `<stem>` + suffix, beside the `--output` file. */
+import { basename, dirname, join } from "node:path";
+
+export interface RunPaths {
+  /** `<stem>.jsonl`: one row per successful attempt. */
+  rollouts: string;
+  materializedInputs: string;
+  failures: string;
+  aggregateMetrics: string;
+  manifest: string;
+  /** Append-only journal of attempt reservations (written before each dispatch). */
+  attempts: string;
+  resumeDrift: string;
+  lock: string;
+  batchStatus: string;
+  resolvedConfig: string;
+  dir: string;
+  stem: string;
+}
+
+/** Derives every sidecar path from the rollouts path (`results/rollouts.jsonl` → `results/rollouts_failures.jsonl`, …). */
+export function runPaths(output: string): RunPaths {
+  const dir = dirname(output);
+  const stem = basename(output).replace(/\.jsonl$/, "");
+  const at = (suffix: string) => join(dir, `${stem}${suffix}`);
+  return {
+    rollouts: output.endsWith(".jsonl") ? output : at(".jsonl"),
+    materializedInputs: at("_materialized_inputs.jsonl"),
+    failures: at("_failures.jsonl"),
+    aggregateMetrics: at("_aggregate_metrics.json"),
+    manifest: at("_manifest.json"),
+    attempts: at("_manifest.attempts.jsonl"),
+    resumeDrift: at("_manifest.resume-drift.jsonl"),
+    lock: at("_run.lock"),
+    batchStatus: at("_batch_status.json"),
+    resolvedConfig: at("_resolved_config.yaml"),
+    dir,
+    stem,
+  };
+}
+
+/** A rollout's identity key, `"{task}-{rollout}"`, as manifests and capture ids spell it. */
+export function identityKey(row: { _ng_task_index?: unknown; _ng_rollout_index?: unknown }): string {
+  return `${row._ng_task_index}-${row._ng_rollout_index}`;
+}

@@ -1,0 +1,120 @@
+/** The run preamble: a fresh run commits its inventory (materialized inputs, then the manifest); a resume validates before touching anything. */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import { GymError } from "../errors.ts";
+import { readRows, type Row } from "../jsonl/read.ts";
+import { toJsonLine } from "../jsonl/write.ts";
+import { readBytes, writeFileAtomic } from "../runtime/files.ts";
+import { canonicalJson, digestBuilder } from "./digest.ts";
+import { newManifest, readManifest, writeManifest, type RunManifest } from "./manifest.ts";
+import type { RunPaths } from "./paths.ts";
+import { repairTornTail } from "./repair.ts";
+import { changedSettings, configDigest, type RunSettings } from "./settings.ts";
+
+export interface Inventory {
+  manifest: RunManifest;
+  /** The rows this run dispatches from: freshly materialized, or the saved file on resume. */
+  rows: Row[];
+  resumed: boolean;
+}
+
+export interface PrepareOptions {
+  paths: RunPaths;
+  inputPath: string;
+  materialized: Row[];
+  settings: RunSettings;
+  resume: boolean;
+  allowUnsafeResume: boolean;
+  warn: (message: string) => void;
+  info: (message: string) => void;
+}
+
+/** sha256 of a file's bytes (streamed). */
+export async function fileDigest(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of readBytes(path)) hash.update(chunk);
+  return hash.digest("hex");
+}
+
+export function materializedDigest(rows: Row[]): string {
+  const digest = digestBuilder();
+  digest.add("[");
+  rows.forEach((row, i) => digest.add(`${i ? "," : ""}${canonicalJson(row)}`));
+  digest.add("]");
+  return digest.hex();
+}
+
+export async function prepareRun(options: PrepareOptions): Promise<Inventory> {
+  const { paths } = options;
+  const sourceDigest = await fileDigest(options.inputPath);
+  const current = {
+    source_digest: sourceDigest,
+    materialized_digest: materializedDigest(options.materialized),
+    config_digest: configDigest(options.settings),
+    semantic_settings: options.settings.semantic,
+    operational_settings: options.settings.operational,
+  };
+  if (options.resume) {
+    const saved = readManifest(paths.manifest);
+    if (saved) return resumeRun(options, saved, current);
+    if (fs.existsSync(paths.materializedInputs)) {
+      throw new GymError("E_RESUME_DRIFT", `Cannot resume ${paths.rollouts}: it has materialized inputs but no run manifest (${paths.manifest}), so the saved rollouts' identity cannot be verified.`, {
+        hint: "Start a fresh run without --resume (this clears the previous outputs), or write to another --output.",
+      });
+    }
+    options.info(`Nothing to resume at ${paths.rollouts} (no manifest, no materialized inputs): starting a fresh run.`);
+  }
+  return freshRun(options, current);
+}
+
+function freshRun(options: PrepareOptions, digests: Parameters<typeof newManifest>[0]): Inventory {
+  const { paths } = options;
+  // The manifest goes first and comes back last: a crash in between leaves no manifest, so no resume trusts a half-made inventory.
+  for (const file of [paths.manifest, paths.rollouts, paths.failures, paths.aggregateMetrics, paths.batchStatus, paths.attempts, paths.resumeDrift]) fs.rmSync(file, { force: true });
+  writeFileAtomic(paths.materializedInputs, options.materialized.map(toJsonLine).join(""));
+  const manifest = newManifest(digests);
+  writeManifest(paths.manifest, manifest);
+  return { manifest, rows: options.materialized, resumed: false };
+}
+
+async function resumeRun(options: PrepareOptions, saved: RunManifest, current: Parameters<typeof newManifest>[0]): Promise<Inventory> {
+  const { paths } = options;
+  if (!fs.existsSync(paths.materializedInputs)) {
+    throw new GymError("E_RESUME_DRIFT", `Cannot resume: the run manifest exists but ${paths.materializedInputs} is missing.`, {
+      hint: "Restore the file, or start a fresh run without --resume.",
+    });
+  }
+  const savedRows: Row[] = [];
+  for await (const row of readRows(paths.materializedInputs)) savedRows.push(row);
+  const problems: string[] = [];
+  if (saved.legacy_import) problems.push("the saved manifest is a legacy import");
+  if (saved.identity_overridden) problems.push("the run's identity was overridden before (allow_unsafe_resume)");
+  if (materializedDigest(savedRows) !== saved.materialized_digest) problems.push(`${paths.materializedInputs} no longer matches the manifest (edited after the run started)`);
+  if (current.source_digest !== saved.source_digest) problems.push("the input dataset changed");
+  const semantic = changedSettings(saved.semantic_settings, current.semantic_settings);
+  if (current.materialized_digest !== saved.materialized_digest && semantic.length === 0) problems.push("the materialized rows differ (limit, repeats, prompt or routing)");
+  if (semantic.length > 0) problems.push(`settings that change results differ: ${semantic.join(", ")}`);
+  let manifest = saved;
+  if (problems.length > 0) {
+    if (!options.allowUnsafeResume) {
+      throw new GymError("E_RESUME_DRIFT", `Refusing to resume ${paths.rollouts}:\n  - ${problems.join("\n  - ")}`, {
+        hint: "Resume with the same data and settings, start a fresh run without --resume, or pass +allow_unsafe_resume=true to continue with the saved inputs anyway.",
+      });
+    }
+    options.warn(`Resuming despite: ${problems.join("; ")} (allow_unsafe_resume=true; the saved inputs are used).`);
+    manifest = { ...manifest, identity_overridden: true };
+  }
+  const operational = changedSettings(saved.operational_settings, current.operational_settings);
+  if (operational.length > 0) {
+    options.warn(`Resuming with changed operational settings: ${operational.join(", ")}.`);
+    const line = { at: new Date().toISOString().replace(/\.\d+Z$/, "Z"), run_id: saved.run_id, operational_keys: operational, semantic_keys: [] };
+    fs.appendFileSync(paths.resumeDrift, toJsonLine(line));
+    manifest = { ...manifest, operational_settings: current.operational_settings };
+  }
+  for (const file of [paths.rollouts, paths.failures]) {
+    const dropped = repairTornTail(file);
+    if (dropped > 0) options.warn(`Repaired ${file}: dropped a torn last line (${dropped} bytes) left by an interrupted write.`);
+  }
+  writeManifest(paths.manifest, manifest);
+  return { manifest, rows: savedRows, resumed: true };
+}

@@ -1,0 +1,98 @@
+/** Scoring a finished run: newest successes, plus opted-in zeros (counted failures, imputed missing rollouts), then aggregate metrics. */
+import * as fs from "node:fs";
+import { GymError } from "../errors.ts";
+import { readJsonl, type Row } from "../jsonl/read.ts";
+import { parsePythonJson, stringifyPython } from "../metrics/pyjson.ts";
+import { stripForAggregate } from "../metrics/records.ts";
+import { writeFileAtomic } from "../runtime/files.ts";
+import type { ServerDirectory } from "../servers/client.ts";
+import { identityKey } from "./paths.ts";
+import { attemptOf, isEvidenceRow, type Outcome } from "./store.ts";
+
+export interface ScoreOptions {
+  rolloutsPath: string;
+  failuresPath: string;
+  materialized: Row[];
+  store: Map<string, Outcome>;
+  countFailureClassesAsZero: string[];
+  countMissingRolloutsAsZero: boolean;
+}
+
+export interface ScoredRun {
+  /** Metric input, sorted by (task, rollout). */
+  rows: Row[];
+  scored: number;
+  counted: number;
+  imputed: number;
+}
+
+/** Builds the metric input from the Store's selection. Neither file is modified: zeros exist only here. */
+export async function scoreRun(options: ScoreOptions): Promise<ScoredRun> {
+  const successes = await newestRows(options.rolloutsPath, (id, row) => options.store.get(id)?.kind === "success" && options.store.get(id)!.attempt === attemptOf(row));
+  const rows = [...successes.values()];
+  let counted = 0;
+  const classes = new Set(options.countFailureClassesAsZero);
+  const failures = await newestRows(options.failuresPath, (id, row) => {
+    const o = options.store.get(id);
+    return o?.kind === "failure" && o.attempt === attemptOf(row) && (classes.has(o.failureClass) || o.countsAsZero);
+  });
+  for (const row of failures.values()) {
+    rows.push(metricCopy(row));
+    counted++;
+  }
+  let imputed = 0;
+  if (options.countMissingRolloutsAsZero) {
+    for (const row of options.materialized) {
+      const o = options.store.get(identityKey(row));
+      if (o && o.kind !== "missing" && o.kind !== "interrupted") continue;
+      rows.push({ _ng_task_index: row._ng_task_index, _ng_rollout_index: row._ng_rollout_index, agent_ref: row.agent_ref, reward: 0 });
+      imputed++;
+    }
+  }
+  rows.sort((a, b) => (a._ng_task_index as number) - (b._ng_task_index as number) || (a._ng_rollout_index as number) - (b._ng_rollout_index as number));
+  return { rows, scored: successes.size, counted, imputed };
+}
+
+async function newestRows(path: string, keep: (id: string, row: Row) => boolean): Promise<Map<string, Row>> {
+  const out = new Map<string, Row>();
+  if (!fs.existsSync(path)) return out;
+  for await (const { value } of readJsonl(path, { allowTruncatedTail: true })) {
+    if (isEvidenceRow(value)) continue;
+    const id = identityKey(value);
+    if (keep(id, value)) out.set(id, value);
+  }
+  return out;
+}
+
+function metricCopy(row: Row): Row {
+  const copy: Row = {};
+  for (const [k, v] of Object.entries(row)) if (!k.startsWith("_ng_failure") && k !== "failure_kind" && k !== "failure_reason") copy[k] = v;
+  copy.mask_sample = false;
+  if (copy.reward === undefined) copy.reward = 0;
+  return copy;
+}
+
+/**
+ * Posts each agent's rows to its `/aggregate_metrics` (NeMo Gym's way: the server owns its metrics) and
+ * writes `<stem>_aggregate_metrics.json` atomically, after the last rollouts write.
+ */
+export async function writeAggregateMetrics(target: string, rows: Row[], agents: ServerDirectory): Promise<Row[]> {
+  const byAgent = new Map<string, Row[]>();
+  for (const row of rows) {
+    const name = (row.agent_ref as { name?: string } | undefined)?.name ?? "";
+    if (!byAgent.has(name)) byAgent.set(name, []);
+    byAgent.get(name)!.push(stripForAggregate(row));
+  }
+  const entries: Row[] = [];
+  for (const [name, verifyResponses] of byAgent) {
+    const reply = await agents.get(name).post("/aggregate_metrics", { verify_responses: verifyResponses });
+    if (!reply.ok) {
+      throw new GymError("E_SERVER", `Agent '${name}' could not compute aggregate metrics (${reply.status}): ${reply.text.slice(0, 300)}`, {
+        hint: "The rollouts are saved; compute metrics later with `gym eval aggregate --config … --input-glob <rollouts>`.",
+      });
+    }
+    entries.push({ agent_ref: { name }, ...(parsePythonJson(reply.text) as Row) });
+  }
+  writeFileAtomic(target, stringifyPython(entries, { indent: 2 }));
+  return entries;
+}

@@ -1,0 +1,130 @@
+/** From a resolved config to a collection: run keys (flags and +key=value alike), the input file, the agents, the settings. */
+import * as fs from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Root } from "../config/index.ts";
+import { GymError } from "../errors.ts";
+import { sha256 } from "./digest.ts";
+import type { RunSettings } from "./settings.ts";
+import { runSettings } from "./settings.ts";
+
+/** The collection keys `gym eval run` reads from the merged config (flags set the same keys as `+key=value`). */
+export interface RunKeys {
+  output_jsonl_fpath?: string;
+  input_jsonl_fpath?: string;
+  split?: string;
+  limit?: number;
+  num_repeats?: number | Record<string, number>;
+  num_repeats_add_seed?: boolean;
+  num_samples_in_parallel?: number;
+  max_resident_rollout_tasks?: number;
+  responses_create_params?: Record<string, unknown>;
+  agent_name?: string;
+  agent_map?: Record<string, string>;
+  prompt_config?: string;
+  resume_from_cache?: boolean;
+  disable_aggregation?: boolean;
+  route_failures_to_sidecar?: boolean;
+  require_complete?: boolean;
+  count_failure_classes_as_zero?: string[];
+  count_missing_rollouts_as_zero?: boolean;
+  record_omitted_rollouts?: boolean;
+  dispatch_budget_s?: number;
+  drain_margin_s?: number;
+  dispatch_longest_first?: boolean;
+  retry_terminal_timeouts?: boolean;
+  allow_unsafe_resume?: boolean;
+  timeout_s?: number;
+}
+
+const RUN_KEYS: (keyof RunKeys)[] = [
+  "output_jsonl_fpath", "input_jsonl_fpath", "split", "limit", "num_repeats", "num_repeats_add_seed", "num_samples_in_parallel",
+  "max_resident_rollout_tasks", "responses_create_params", "agent_name", "agent_map", "prompt_config", "resume_from_cache",
+  "disable_aggregation", "route_failures_to_sidecar", "require_complete", "count_failure_classes_as_zero",
+  "count_missing_rollouts_as_zero", "record_omitted_rollouts", "dispatch_budget_s", "drain_margin_s", "dispatch_longest_first",
+  "retry_terminal_timeouts", "allow_unsafe_resume", "timeout_s",
+];
+
+/** Reads the run keys from the resolved tree (interpolations resolved). */
+export function runKeys(resolved: Record<string, unknown>): RunKeys {
+  const keys: Record<string, unknown> = {};
+  for (const key of RUN_KEYS) if (resolved[key] !== undefined && resolved[key] !== null) keys[key] = resolved[key];
+  const n = keys.num_samples_in_parallel;
+  if (n !== undefined && (!Number.isInteger(n) || (n as number) < 1)) {
+    throw new GymError("E_BAD_FLAG_VALUE", `--concurrency (num_samples_in_parallel) must be a whole number ≥ 1, got ${JSON.stringify(n)}.`, { hint: "For example --concurrency 32." });
+  }
+  if (keys.dispatch_budget_s !== undefined && n === undefined && keys.max_resident_rollout_tasks === undefined) {
+    throw new GymError("E_CONFIG", "dispatch_budget_s needs a concurrency bound to be meaningful.", { hint: "Add --concurrency N (or +max_resident_rollout_tasks=N)." });
+  }
+  return keys as RunKeys;
+}
+
+/** A server instance as collection sees it: name, type and its resolved block. */
+export interface InstanceBlock {
+  name: string;
+  serverType: string;
+  block: Record<string, unknown>;
+}
+
+/** The agent instances among the servers. */
+export function agentNames(instances: InstanceBlock[]): string[] {
+  return instances.filter((i) => i.serverType === "responses_api_agents").map((i) => i.name);
+}
+
+/**
+ * The dataset file to collect from: `--input`, else the agents' dataset of the `--split` type (default:
+ * `benchmark` when a benchmark dataset exists, else `example`). Built-in files are copied to a temp file.
+ */
+export async function inputFile(instances: InstanceBlock[], keys: RunKeys, roots: Root[]): Promise<string> {
+  const { readFromRoots } = await import("../config/index.ts");
+  let entry = keys.input_jsonl_fpath;
+  if (!entry) {
+    const datasets = instances
+      .filter((i) => i.serverType === "responses_api_agents")
+      .flatMap((i) => ((i.block.datasets as Record<string, unknown>[] | undefined) ?? []).map((d) => ({ agent: i.name, ...d })));
+    const split = keys.split ?? (datasets.some((d) => d.type === "benchmark") ? "benchmark" : "example");
+    // A dataset named like the split wins (mcqa declares `example` and `example_with_template_metadata`).
+    const named = datasets.filter((d) => d.name === split);
+    const matching = named.length > 0 ? named : datasets.filter((d) => d.type === split);
+    if (matching.length === 0) {
+      throw new GymError("E_CONFIG", `No --input given and no agent declares a '${split}' dataset.`, {
+        hint: `Pass --input rows.jsonl, or --split one of: ${[...new Set(datasets.map((d) => String(d.type)))].join(", ") || "(the config declares no datasets)"}.`,
+      });
+    }
+    if (matching.length > 1) {
+      throw new GymError("E_CONFIG", `${matching.length} '${split}' datasets are declared (${matching.map((d) => `${d.agent}: ${d.jsonl_fpath}`).join(", ")}).`, { hint: "Pass --input to pick one." });
+    }
+    entry = String(matching[0]!.jsonl_fpath);
+  }
+  if (entry === "-") return spoolStdin();
+  if (fs.existsSync(entry)) return entry;
+  const { found, searched } = await readFromRoots(entry, roots);
+  if (!found) {
+    throw new GymError("E_INPUT_NOT_FOUND", `Input dataset not found: ${entry}`, {
+      hint: `Searched: ${searched.join(", ")}. ${entry.includes("/data/") ? "Benchmarks need `gym eval prepare` first; other datasets `gym dataset download`." : ""}`.trim(),
+    });
+  }
+  if (found.path && fs.existsSync(found.path)) return found.path;
+  const copy = join(tmpdir(), `gym-input-${sha256(found.text).slice(0, 16)}.jsonl`);
+  if (!fs.existsSync(copy)) fs.writeFileSync(copy, found.text);
+  return copy;
+}
+
+/** stdin can only be read once, but materialization and digests read the input twice: spool it. */
+async function spoolStdin(): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of process.stdin as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  const data = Buffer.concat(chunks);
+  const path = join(tmpdir(), `gym-stdin-${sha256(data).slice(0, 16)}.jsonl`);
+  fs.writeFileSync(path, data);
+  return path;
+}
+
+/** The settings that define the run (semantic) or only how it runs (operational), for resume drift checks. */
+export function collectionSettings(keys: RunKeys, instances: InstanceBlock[]): RunSettings {
+  const collection: Record<string, unknown> = { ...keys };
+  delete collection.resume_from_cache;
+  const servers: Record<string, Record<string, unknown>> = {};
+  for (const instance of instances) servers[instance.name] = instance.block;
+  return runSettings(collection, servers);
+}

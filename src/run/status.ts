@@ -1,0 +1,80 @@
+/** `<stem>_batch_status.json`: a run's progress on disk, written atomically at most every 5 s, read by `gym eval status`. */
+import { writeFileAtomic } from "../runtime/files.ts";
+import type { Outcome } from "./store.ts";
+
+export type AggregationStatus = "deferred" | "pending" | "error" | "complete";
+
+export interface StemStatus {
+  schema_version: "1";
+  updated_at: string;
+  tracking: "enabled";
+  expected_rollout_count: number;
+  completed_rollout_count: number;
+  remaining_rollout_count: number;
+  failures_by_class: Record<string, number>;
+  failures_by_kind: Record<string, number>;
+  model_final_by_kind: Record<string, number>;
+  aggregation_status: AggregationStatus;
+}
+
+/** Keeps the counters from the Store's newest-attempt view and writes them, throttled. */
+export class StatusWriter {
+  private lastWrite = 0;
+  private dirty = false;
+  aggregation: AggregationStatus;
+
+  constructor(
+    private readonly path: string,
+    private readonly expected: string[],
+    private readonly store: Map<string, Outcome>,
+    disableAggregation: boolean,
+    private readonly everyMs = 5000,
+  ) {
+    this.aggregation = disableAggregation ? "deferred" : "pending";
+  }
+
+  snapshot(): StemStatus {
+    let completed = 0;
+    const byClass: Record<string, number> = {};
+    for (const id of this.expected) {
+      const o = this.store.get(id);
+      if (o?.kind === "success") completed++;
+      else if (o?.kind === "failure") byClass[o.failureClass] = (byClass[o.failureClass] ?? 0) + 1;
+      else if (o?.kind === "interrupted") byClass.kill_shaped = (byClass.kill_shaped ?? 0) + 1;
+    }
+    return {
+      schema_version: "1",
+      updated_at: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+      tracking: "enabled",
+      expected_rollout_count: this.expected.length,
+      completed_rollout_count: completed,
+      remaining_rollout_count: Math.max(this.expected.length - completed, 0),
+      failures_by_class: byClass,
+      failures_by_kind: { ...byClass },
+      model_final_by_kind: {},
+      aggregation_status: this.aggregation,
+    };
+  }
+
+  /** Notes a change; writes if the last write is older than the throttle (or `force`). */
+  touch(force = false): void {
+    this.dirty = true;
+    const now = Date.now();
+    if (!force && now - this.lastWrite < this.everyMs) return;
+    this.write();
+  }
+
+  write(): void {
+    this.lastWrite = Date.now();
+    this.dirty = false;
+    writeFileAtomic(this.path, `${JSON.stringify(sortKeys(this.snapshot()), null, 2)}\n`);
+  }
+
+  flush(): void {
+    if (this.dirty) this.write();
+  }
+}
+
+function sortKeys<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as T;
+}

@@ -1,0 +1,47 @@
+/** The closing report of a run on stderr: metrics, coverage, drops by class, latency, health, and where every file went. */
+import * as fs from "node:fs";
+import { basename } from "node:path";
+import type { CollectionResult } from "./collection.ts";
+import type { RunPaths } from "./paths.ts";
+
+export async function printSummary(result: CollectionResult, paths: RunPaths, toStdout: boolean): Promise<void> {
+  const out: string[] = [];
+  if (result.aborted && result.aborted !== "interrupted") out.push(`Run stopped: ${result.aborted}`, "  (pass +route_failures_to_sidecar=true to record failed /run calls and keep going; --resume retries them)");
+  if (result.aborted === "interrupted") out.push("Run interrupted: the rollouts that finished are saved; --resume runs the rest.");
+  for (const entry of result.metrics ?? []) {
+    const name = (entry.agent_ref as { name: string }).name;
+    const keyMetrics = Object.entries((entry.key_metrics as Record<string, unknown>) ?? {})
+      .map(([k, v]) => `${k}=${typeof v === "number" ? Number(v.toFixed(6)) : v}`)
+      .join(", ");
+    out.push(`Metrics for ${name}: ${keyMetrics || "(none)"}`);
+  }
+  const scored = result.scored + result.counted + result.imputed;
+  const missing = result.expected - scored;
+  out.push(`Coverage: ${scored} of ${result.expected} rollouts scored (${result.scored} succeeded${result.counted ? `, ${result.counted} failures counted as 0` : ""}${result.imputed ? `, ${result.imputed} missing imputed as 0` : ""})${missing > 0 ? `; ${missing} missing` : ""}${result.notStarted ? `; ${result.notStarted} not started (dispatch budget)` : ""}.`);
+  const drops = Object.entries(result.failuresByClass);
+  if (drops.length) out.push(`Left the score this run: ${drops.map(([cls, n]) => `${n} ${cls}`).join(", ")} (see ${paths.failures}).`);
+  out.push(result.latency);
+  if (fs.existsSync(paths.rollouts) && !toStdout) {
+    try {
+      const { healthCheck, healthSummaryLine } = await import("../stages/health-check.ts");
+      out.push(healthSummaryLine(await healthCheck({ runDir: paths.dir, rolloutsFile: basename(paths.rollouts) })));
+    } catch (error) {
+      out.push(`Rollout health: not checked (${(error as Error).message})`);
+    }
+  }
+  if (!toStdout) {
+    out.push("Files:");
+    for (const [what, file] of [
+      ["rollouts", paths.rollouts],
+      ["materialized inputs", paths.materializedInputs],
+      ["failures", paths.failures],
+      ["aggregate metrics", paths.aggregateMetrics],
+      ["manifest", paths.manifest],
+      ["status", paths.batchStatus],
+      ["resolved config", paths.resolvedConfig],
+    ] as const) {
+      if (fs.existsSync(file)) out.push(`  ${what.padEnd(20)} ${file}`);
+    }
+  }
+  process.stderr.write(`${out.join("\n")}\n`);
+}

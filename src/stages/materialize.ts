@@ -1,0 +1,162 @@
+/** materialize: dataset rows → rollout requests (task identity, routing, overrides, repeats), as NeMo Gym expands them. */
+import { GymError } from "../errors.ts";
+import { readLines } from "../jsonl/lines.ts";
+import { issueError, type Row } from "../jsonl/read.ts";
+import { locateJsonError } from "../jsonl/json-error.ts";
+import { hasPromptInput, promptMessages, type PromptConfig } from "../datasets/prompt.ts";
+import { sha256 } from "../run/digest.ts";
+import { closeMatches } from "../text/difflib.ts";
+
+export interface MaterializeOptions {
+  /** Stop after this many non-blank input lines (before dedupe and repeats); 0 or undefined = all. */
+  limit?: number;
+  promptConfig?: PromptConfig;
+  /** `--agent`: routes every row to this agent instance (0.6+ meaning: overrides the row's agent_ref). */
+  agentName?: string;
+  /** `+agent_map`: routing key (agent_ref.name or task_source) → agent; `_default` for the rest. */
+  agentMap?: Record<string, string>;
+  /** Agent instances that exist, for routing errors; the only one is the default route. */
+  knownAgents: string[];
+  /** Shallow-merged over each row's `responses_create_params` (a nested key replaces the whole object, as NeMo Gym does). */
+  responsesCreateParams?: Record<string, unknown>;
+  /** An int for every row, or a map agent → repeats with an optional `_default`. */
+  numRepeats?: number | Record<string, number>;
+  /** `num_repeats_add_seed`: seed each repeat through responses_create_params.metadata.extra_body. */
+  addSeed?: boolean;
+  /** Warnings (unused num_repeats keys, overridden agent_refs) go here. */
+  warn?: (message: string) => void;
+}
+
+interface RawTask {
+  line: number;
+  text: string;
+  row: Row;
+}
+
+/**
+ * Expands an input JSONL file into materialized rows, validating everything first: prompt conflicts,
+ * routing and repeat errors are reported all at once, before a single row is emitted.
+ */
+export async function materialize(source: string, options: MaterializeOptions): Promise<Row[]> {
+  const shown = source === "-" ? "<stdin>" : source;
+  const tasks: RawTask[] = [];
+  for await (const { text, line, terminated } of readLines(source)) {
+    if (text.trim() === "") continue;
+    if (options.limit && tasks.length >= options.limit) break;
+    let row: unknown;
+    try {
+      row = JSON.parse(text);
+    } catch {
+      const problem = locateJsonError(text);
+      const kind = !terminated && problem && problem.column > text.length ? "truncated" : "invalid-json";
+      throw issueError({ source: shown, line, column: problem?.column, kind, message: kind === "truncated" ? "the last line is cut off" : `invalid JSON: ${problem?.message ?? "parse error"}` });
+    }
+    if (typeof row !== "object" || row === null || Array.isArray(row)) {
+      throw issueError({ source: shown, line, column: 1, kind: "not-an-object", message: "expected a JSON object" });
+    }
+    tasks.push({ line, text, row: row as Row });
+  }
+  validatePrompts(tasks, shown, options.promptConfig);
+  const routed = tasks.map((task) => ({ task, agent: routeAgent(task, shown, options) }));
+  const repeats = routed.map(({ task, agent }) => repeatsFor(agent, task, shown, options));
+  reportRoutingErrors(routed, repeats, shown, options);
+
+  const taskIndexByText = new Map<string, number>();
+  const rolloutCounter = new Map<number, number>();
+  const out: Row[] = [];
+  routed.forEach(({ task, agent }, i) => {
+    let row: Row = { ...task.row };
+    if (options.promptConfig) {
+      const rcp = { ...((row.responses_create_params as Row | undefined) ?? {}) };
+      rcp.input = promptMessages(options.promptConfig, row, `${shown}:${task.line}`);
+      row.responses_create_params = rcp;
+    }
+    row.agent_ref = { ...((row.agent_ref as Row | undefined) ?? {}), name: agent as string };
+    if (options.responsesCreateParams) {
+      row.responses_create_params = { ...((row.responses_create_params as Row | undefined) ?? {}), ...options.responsesCreateParams };
+    }
+    const taskIndex = typeof task.row._ng_task_index === "number" ? task.row._ng_task_index : dedupeIndex(taskIndexByText, task.text);
+    for (let k = 0; k < (repeats[i] as number); k++) {
+      const rolloutIndex = rolloutCounter.get(taskIndex) ?? 0;
+      rolloutCounter.set(taskIndex, rolloutIndex + 1);
+      const copy: Row = { ...row, _ng_task_index: taskIndex, _ng_rollout_index: rolloutIndex };
+      if (options.addSeed) copy.responses_create_params = seeded(copy.responses_create_params as Row | undefined, rolloutIndex);
+      out.push(copy);
+    }
+  });
+  return out;
+}
+
+/** Byte-identical lines are one task (their repeats continue one counter); others get the next dense index. */
+function dedupeIndex(byText: Map<string, number>, text: string): number {
+  const key = text.length > 64 ? sha256(text) : text;
+  let index = byText.get(key);
+  if (index === undefined) {
+    index = byText.size;
+    byText.set(key, index);
+  }
+  return index;
+}
+
+function validatePrompts(tasks: RawTask[], source: string, promptConfig: PromptConfig | undefined): void {
+  if (!promptConfig) return;
+  const conflicts = tasks.filter((t) => hasPromptInput(t.row)).map((t) => t.line);
+  if (conflicts.length === 0) return;
+  throw new GymError("E_INPUT_SCHEMA", `${source}: ${conflicts.length} row(s) already have responses_create_params.input, so --prompt-config cannot fill it (lines ${conflicts.slice(0, 20).join(", ")}${conflicts.length > 20 ? ", …" : ""}).`, {
+    hint: "Drop --prompt-config to use the rows' own prompts, or remove responses_create_params.input from the input rows.",
+  });
+}
+
+type Route = string | { error: string };
+
+function routeAgent(task: RawTask, source: string, options: MaterializeOptions): Route {
+  const ref = task.row.agent_ref as { name?: unknown } | undefined;
+  const basis = typeof ref?.name === "string" ? ref.name : typeof task.row.task_source === "string" ? task.row.task_source : undefined;
+  const mapped = (basis !== undefined ? options.agentMap?.[basis] : undefined) ?? options.agentMap?._default ?? options.agentName;
+  const agent = mapped ?? basis ?? (options.knownAgents.length === 1 ? options.knownAgents[0] : undefined);
+  if (agent === undefined) return { error: `${source}:${task.line}: the row names no agent (no agent_ref.name) and the config has ${options.knownAgents.length} agents` };
+  if (!options.knownAgents.includes(agent)) {
+    const [guess] = closeMatches(agent, options.knownAgents, 1, 0.6);
+    return { error: `${source}:${task.line}: agent '${agent}' is not a configured agent instance${guess ? ` (did you mean '${guess}'?)` : ""}` };
+  }
+  return agent;
+}
+
+function repeatsFor(agent: Route, task: RawTask, source: string, options: MaterializeOptions): number | { error: string } {
+  const spec = options.numRepeats ?? 1;
+  if (typeof spec === "number") return spec;
+  if (typeof agent !== "string") return 1;
+  const n = spec[agent] ?? spec._default;
+  if (n === undefined) return { error: `${source}:${task.line}: num_repeats has no entry for agent '${agent}' and no _default` };
+  return n;
+}
+
+function reportRoutingErrors(routed: { agent: Route }[], repeats: (number | { error: string })[], source: string, options: MaterializeOptions): void {
+  const errors = [...routed.map((r) => r.agent), ...repeats].filter((x): x is { error: string } => typeof x === "object").map((x) => x.error);
+  if (errors.length > 0) {
+    throw new GymError("E_CONFIG", `${errors.length} row(s) of ${source} cannot be routed:\n  - ${errors.slice(0, 10).join("\n  - ")}${errors.length > 10 ? `\n  … and ${errors.length - 10} more` : ""}`, {
+      hint: `Pass --agent <name> (configured agents: ${options.knownAgents.join(", ") || "(none)"}), or fix agent_ref.name in the rows.`,
+    });
+  }
+  for (const n of repeats) {
+    if (typeof n === "number" && (!Number.isInteger(n) || n < 1)) {
+      throw new GymError("E_BAD_FLAG_VALUE", `num_repeats must be a whole number ≥ 1, got ${n}.`, { hint: "Use --num-repeats 4, or a map like '{simple_agent: 4, _default: 1}'." });
+    }
+  }
+  if (options.numRepeats && typeof options.numRepeats === "object") {
+    const used = new Set(routed.map((r) => r.agent).filter((a): a is string => typeof a === "string"));
+    for (const key of Object.keys(options.numRepeats)) {
+      if (key !== "_default" && !used.has(key)) options.warn?.(`num_repeats has an entry for '${key}', which no row is routed to (a typo?).`);
+    }
+  }
+}
+
+function seeded(rcp: Row | undefined, seed: number): Row {
+  const params = { ...(rcp ?? {}) };
+  const metadata = { ...((params.metadata as Row | undefined) ?? {}) };
+  const extra = typeof metadata.extra_body === "string" && metadata.extra_body ? JSON.parse(metadata.extra_body) : {};
+  extra.seed = seed;
+  metadata.extra_body = JSON.stringify(extra);
+  params.metadata = metadata;
+  return params;
+}
