@@ -79,6 +79,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   const expected = inventory.rows.map(identityKey);
   const plan = planDispatch(inventory.rows, store, maxAttempts, options.dispatchLongestFirst);
   if (inventory.resumed) log.info(resumeSummary(inventory.rows.length, store, plan.length, maxAttempts, expected));
+  else log.info(`Collecting ${plan.length} rollouts (${new Set(inventory.rows.map((r) => r._ng_task_index)).size} tasks) at concurrency ${options.concurrency}.`);
 
   const status = new StatusWriter(paths.batchStatus, expected, store, !!options.disableAggregation);
   status.touch(true);

@@ -40,6 +40,7 @@ export class Progress {
   }
 
   finish(): void {
+    if (this.total === 0) return;
     this.print();
     if (this.tty) this.write("\n");
   }

@@ -12,11 +12,14 @@ export const OPERATIONAL_COLLECTION_KEYS = new Set([
 
 /** Server-block keys that are runtime details (endpoints, credentials, ports), dropped at the server level only. */
 export const OPERATIONAL_SERVER_KEYS = new Set([
-  "host", "port", "url", "api_key", "openai_api_key", "policy_api_key", "judge_api_key", "tavily_api_key", "anthropic_api_key",
+  "url", "api_key", "openai_api_key", "policy_api_key", "judge_api_key", "tavily_api_key", "anthropic_api_key",
   "model_api_key", "switchyard_api_key", "hf_token", "num_workers", "base_url", "openai_base_url", "policy_base_url",
   "judge_base_url", "sandbox_model_base_url", "model_base_url", "vllm_base_url", "switchyard_base_url", "model_call_capture_dir",
   "latency_ms", "timeout_ms", "timeout_s",
 ]);
+
+/** Where a server listens: assigned afresh on every start (random free ports), so not a setting at all. */
+const ADDRESS_KEYS = new Set(["host", "port"]);
 
 const AUTH_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key"]);
 const HEADER_BLOCKS = new Set(["headers", "default_headers", "openai_default_headers", "artifact_request_headers"]);
@@ -40,6 +43,7 @@ export function runSettings(collection: Record<string, unknown>, servers: Record
   for (const [name, block] of Object.entries(servers)) {
     for (const [key, value] of Object.entries(block)) {
       const path = `${name}.${key}`;
+      if (ADDRESS_KEYS.has(key)) continue;
       if (OPERATIONAL_SERVER_KEYS.has(key)) flatten(value, path, operational);
       else if (HEADER_BLOCKS.has(key) && value && typeof value === "object") {
         for (const [header, v] of Object.entries(value)) flatten(v, `${path}.${header}`, AUTH_HEADERS.has(header.toLowerCase()) ? operational : semantic);
