@@ -78,7 +78,8 @@ const sums = new Map(); for await (const line of createInterface({ input: create
 let total = 0; for (const [, [s, n]] of sums) total += s / n; console.log(sums.size, total / sums.size);\n`,
 );
 measure("bare JSON.parse loop (bun)", [bun, parseLoop, rollouts], bytes);
-measure("jq mean reward per task", ["jq", "-n", "reduce inputs as $r ({}; .[$r._ng_task_index|tostring] |= {s: (.s + $r.reward), n: (.n + 1)}) | map_values(.s / .n) | length", rollouts], bytes);
+// jq: pairs then group_by (a reduce into an object keyed by task is quadratic in jq at 100k tasks).
+measure("jq mean reward per task", ["jq", "-n", "[inputs | [._ng_task_index, .reward]] | group_by(.[0]) | map((map(.[1]) | add) / length) | length", rollouts], bytes);
 measure("gym eval aggregate", [...gym, "eval", "aggregate", "--input-glob", rollouts, "--output", path.join(dir, "merged.jsonl")], bytes);
 measure("gym eval profile", [...gym, "eval", "profile", "--inputs", inputs, "--rollouts", rollouts], bytes);
 measure("gym eval health-check", [...gym, "eval", "health-check", dir], bytes);
