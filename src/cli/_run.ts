@@ -65,6 +65,8 @@ async function runCommand(path: string, entry: { load: () => Promise<{ default: 
     print(commandHelp(path, command));
     return EXIT.ok;
   }
+  // Only a command whose `json` is a string flag (`--json PATH`) sees --json where it was typed; others get it last, once.
+  if ((command.args.json as { type?: string } | undefined)?.type !== "string" && tokens.includes("--json")) tokens = [...tokens.filter((t) => t !== "--json"), "--json"];
   const { flags, overrides } = splitOverrides(tokens, command);
   checkFlags(flags, command.args, `gym ${path}`);
   let args;
@@ -81,16 +83,21 @@ async function runCommand(path: string, entry: { load: () => Promise<{ default: 
 /** Removes the flags that mean the same everywhere; returns the other tokens in order. */
 function takeGlobalFlags(argv: string[], global: GlobalFlags): string[] {
   const rest: string[] = [];
+  let jsonFirst = false;
   for (const token of argv) {
     if (token === "-h" || token === "--help") global.help = true;
     else if (token === "--version") global.version = true;
-    else if (token === "--json") global.json = true;
-    else if (token === "-v" || token === "--verbose") global.verbose = true;
+    else if (token === "--json") {
+      global.json = true;
+      // After the command name it stays where it is: a command may take it as `--json PATH` (runCommand moves it last otherwise).
+      if (rest.filter((t) => !t.startsWith("-")).length >= 2) rest.push(token);
+      else jsonFirst = true;
+    } else if (token === "-v" || token === "--verbose") global.verbose = true;
     else if (token === "--debug") global.debug = true;
     else rest.push(token);
   }
   // --json is also a command flag where a command declares it; put it back for citty to see.
-  if (global.json) rest.push("--json");
+  if (jsonFirst) rest.push("--json");
   return rest;
 }
 

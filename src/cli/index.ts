@@ -43,11 +43,14 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
       compare: { description: "Compare a baseline eval run against a candidate run", load: () => import("./eval/compare.ts") },
       "compare-suite": { description: "Compare normalized scores across benchmarks and models", load: () => import("./eval/compare-suite.ts") },
       "health-check": { description: "Verify rollout artifact quality for an existing run", load: () => import("./eval/health-check.ts") },
+      status: { description: "Show saved run progress (a run directory's status files)", load: () => import("./eval/status.ts") },
     },
   },
   dev: {
     description: "Contributor helpers",
-    commands: {},
+    commands: {
+      compare: { description: "Per-task parity report between two rollout files (migration aid)", load: () => import("./dev/compare.ts") },
+    },
   },
 };
 
