@@ -9,10 +9,11 @@ export interface Line {
 }
 
 /**
- * Yields every line of a file or stdin ("-"), numbered from 1. CRLF endings and a UTF-8 BOM are
- * removed; blank lines are yielded too (callers decide). Memory holds one chunk plus the current line.
+ * Yields the lines of a file or stdin ("-") in batches (one per chunk read), numbered from 1. CRLF endings
+ * and a UTF-8 BOM are removed; blank lines are kept (callers decide). Memory: one chunk plus the current line.
+ * Batches keep the per-line cost to a plain loop: an async step per line costs more than the parse itself.
  */
-export async function* readLines(source: string): AsyncGenerator<Line> {
+export async function* readLineBatches(source: string): AsyncGenerator<Line[]> {
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   let pending = "";
   let lineNo = 0;
@@ -23,25 +24,26 @@ export async function* readLines(source: string): AsyncGenerator<Line> {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;
     }
-    let start = 0;
-    let nl = text.indexOf("\n");
-    if (nl === -1) {
+    const parts = text.split("\n");
+    if (parts.length === 1) {
       pending += text;
       continue;
     }
-    // The first line of this chunk completes whatever the previous chunk left pending.
-    yield { text: stripCr(pending + text.slice(0, nl)), line: ++lineNo, terminated: true };
-    pending = "";
-    start = nl + 1;
-    while ((nl = text.indexOf("\n", start)) !== -1) {
-      yield { text: stripCr(text.slice(start, nl)), line: ++lineNo, terminated: true };
-      start = nl + 1;
-    }
-    pending = text.slice(start);
+    // The first part completes whatever the previous chunk left pending; the last one is the new pending.
+    parts[0] = pending + parts[0];
+    pending = parts.pop()!;
+    const batch: Line[] = new Array(parts.length);
+    for (let i = 0; i < parts.length; i++) batch[i] = { text: stripCr(parts[i]!), line: ++lineNo, terminated: true };
+    yield batch;
   }
   pending += decoder.decode();
   if (first && pending.charCodeAt(0) === 0xfeff) pending = pending.slice(1);
-  if (pending.length > 0) yield { text: stripCr(pending), line: ++lineNo, terminated: false };
+  if (pending.length > 0) yield [{ text: stripCr(pending), line: ++lineNo, terminated: false }];
+}
+
+/** Yields every line of a file or stdin ("-"), one at a time (see readLineBatches). */
+export async function* readLines(source: string): AsyncGenerator<Line> {
+  for await (const batch of readLineBatches(source)) yield* batch;
 }
 
 function stripCr(text: string): string {

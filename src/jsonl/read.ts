@@ -1,7 +1,7 @@
 /** readJsonl: the async-iterator reader every stage starts from (file or stdin, numbered, bad lines named). */
 import { GymError } from "../errors.ts";
 import { locateJsonError } from "./json-error.ts";
-import { readLines } from "./lines.ts";
+import { readLineBatches } from "./lines.ts";
 
 /** A JSON row as it came from a JSONL source. Rows are open records: keep every key, in order. */
 export type Row = Record<string, unknown>;
@@ -43,42 +43,52 @@ export interface ReadStats {
  * with a GymError naming file:line:column (or is skipped and reported in lenient mode).
  */
 export async function* readJsonl<T = Row>(source: string, options: ReadJsonlOptions = {}, stats?: ReadStats): AsyncGenerator<JsonlRecord<T>> {
+  for await (const batch of readJsonlBatches<T>(source, options, stats)) yield* batch;
+}
+
+/** Like readJsonl, but yields the rows of each chunk read as one array: the fastest way through a big file. */
+export async function* readJsonlBatches<T = Row>(source: string, options: ReadJsonlOptions = {}, stats?: ReadStats): AsyncGenerator<JsonlRecord<T>[]> {
   const shown = source === "-" ? "<stdin>" : source;
-  for await (const { text, line, terminated } of readLines(source)) {
-    if (isBlank(text)) {
-      if (stats) stats.blank++;
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      const issue = describeBadLine(shown, line, text, terminated);
-      if (issue.kind === "truncated" && options.allowTruncatedTail) {
+  for await (const lines of readLineBatches(source)) {
+    const batch: JsonlRecord<T>[] = [];
+    for (const { text, line, terminated } of lines) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        // Blank lines are checked only here, off the hot path: they never parse.
+        if (isBlank(text)) {
+          if (stats) stats.blank++;
+          continue;
+        }
+        const issue = describeBadLine(shown, line, text, terminated);
+        if (issue.kind === "truncated" && options.allowTruncatedTail) {
+          if (stats) stats.skipped++;
+          options.onIssue?.(issue);
+          continue;
+        }
+        if (!options.lenient) throw issueError(issue);
         if (stats) stats.skipped++;
         options.onIssue?.(issue);
         continue;
       }
-      if (!options.lenient) throw issueError(issue);
-      if (stats) stats.skipped++;
-      options.onIssue?.(issue);
-      continue;
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        const issue: JsonlIssue = {
+          source: shown,
+          line,
+          column: 1,
+          kind: "not-an-object",
+          message: `expected a JSON object, found ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`,
+        };
+        if (!options.lenient) throw issueError(issue);
+        if (stats) stats.skipped++;
+        options.onIssue?.(issue);
+        continue;
+      }
+      if (stats) stats.rows++;
+      batch.push({ value: value as T, source: shown, line });
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      const issue: JsonlIssue = {
-        source: shown,
-        line,
-        column: 1,
-        kind: "not-an-object",
-        message: `expected a JSON object, found ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`,
-      };
-      if (!options.lenient) throw issueError(issue);
-      if (stats) stats.skipped++;
-      options.onIssue?.(issue);
-      continue;
-    }
-    if (stats) stats.rows++;
-    yield { value: value as T, source: shown, line };
+    if (batch.length > 0) yield batch;
   }
 }
 

@@ -81,7 +81,9 @@ export async function writeAggregateMetrics(target: string, rows: Row[], agents:
   for (const row of rows) {
     const name = (row.agent_ref as { name?: string } | undefined)?.name ?? "";
     if (!byAgent.has(name)) byAgent.set(name, []);
-    byAgent.get(name)!.push(stripForAggregate(row));
+    // The attempt number is bookkeeping, not an outcome: a resumed run must score exactly like an uninterrupted one.
+    const { _ng_attempt_index: _, ...outcome } = row;
+    byAgent.get(name)!.push(stripForAggregate(outcome));
   }
   const entries: Row[] = [];
   for (const [name, verifyResponses] of byAgent) {

@@ -1,5 +1,6 @@
 /** simple_agent: seed → model/tool loop → verify, talking to its model and resources servers only through ServerClient (protocol.md §4). */
 import type { Context } from "hono";
+import { callRateLimited } from "../../../servers/rate-limited.ts";
 import { checkResponseCreateParams, responseProblems, type FunctionCall, type JsonObject, type Response } from "../../../protocol/responses.ts";
 import { accumulateUsage, dumpResponse } from "../../../protocol/responses-dump.ts";
 import { buildVerifyRequest, checkRunRequest, dumpRunRow, orderRunResult, verifyResponseProblems } from "../../../protocol/run.ts";
@@ -52,7 +53,8 @@ export async function runEpisode(
   let modelCookies: Cookies = {};
   let last: Response;
   for (let step = 1; ; step++) {
-    const { body, cookies } = await model.call<Response>("/v1/responses", { ...params, input: [...prompt, ...added] }, { cookies: modelCookies });
+    // A rate-limited model is waited out (Retry-After honoured), not turned into a failed rollout.
+    const { body, cookies } = await callRateLimited<Response>(model, "/v1/responses", { ...params, input: [...prompt, ...added] }, { cookies: modelCookies });
     modelCookies = cookies;
     const problems = responseProblems(body);
     if (problems.length) throw new Error(`Received an invalid response from model server: ${JSON.stringify(body)}`);
