@@ -1,0 +1,114 @@
+/** `gym eval reverify`: recompute rewards of stored rollouts through the resources servers' /verify, without model calls. */
+import { GymError } from "../../errors.ts";
+import { configArgs, configOptions, jsonArg } from "../_args.ts";
+import { defineGymCommand } from "../_command.ts";
+
+export default defineGymCommand({
+  meta: { name: "eval reverify", description: "Recompute rewards from stored rollouts through /verify (no model inference)" },
+  args: {
+    ...configArgs,
+    "input-format": { type: "string", description: "gym (native rollouts; the default) — atif is not supported yet", valueHint: "FORMAT" },
+    inputs: { type: "string", description: "The run's *_materialized_inputs.jsonl, or - for stdin (sets materialized_inputs_jsonl_fpath)", valueHint: "PATH" },
+    rollouts: { type: "string", description: "The run's rollouts.jsonl, or - for stdin (sets rollouts_jsonl_fpath)", valueHint: "PATH" },
+    output: { type: "string", alias: "o", description: "Output JSONL of recomputed rollouts; sidecars sit beside it; - for stdout", valueHint: "PATH" },
+    concurrency: { type: "string", description: "/verify calls in flight (sets num_samples_in_parallel; default 256)", valueHint: "N" },
+    limit: { type: "string", description: "Only the first N rollouts (after the judge filter)", valueHint: "N" },
+    force: { type: "boolean", description: "Run against servers whose reverify_mode is unsupported/unknown; output gets the unsafe_ prefix" },
+    overwrite: { type: "boolean", description: "Delete an existing output (and its failures sidecar) instead of refusing" },
+    resume: { type: "boolean", description: "Continue a partial output: skip rows already in it or settled in its failures sidecar" },
+    "judge-failed-only": { type: "boolean", description: "Re-verify only the judge failures of <rollouts stem>_failures.jsonl; successes are carried through" },
+    append: { type: "boolean", description: "With --judge-failed-only: append recovered rows to an existing --output" },
+    "disable-aggregation": { type: "boolean", description: "Do not compute <stem>_aggregate_metrics.json (for shards)" },
+    "no-serve": { type: "boolean", description: "Use servers already running (found through the head server) instead of the config's" },
+    ...jsonArg,
+  },
+  overrides: true,
+  examples: [
+    "gym eval reverify --config my_resources_server.yaml \\",
+    "    --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl -o results/rollouts_reverified.jsonl",
+    "gym eval reverify --resources-server mcqa \"++mcqa.resources_servers.mcqa.grading_mode=lenient_boxed\" --inputs … --rollouts … -o …",
+    "gym eval reverify --judge-failed-only --append --config … --inputs … --rollouts results/rollouts.jsonl -o results/rollouts.jsonl",
+    "",
+    "Only servers reporting reverify_mode 'stateless' are re-verified unless --force. Hydra-only keys:",
+    "+route_failures_to_sidecar=true (a failed /verify call is recorded instead of ending the run), +retry_terminal_timeouts=true.",
+  ],
+  async run({ args, rawArgs, overrides, json }) {
+    const { resolveConfig, isMapping, noModelSeed } = await import("../../config/index.ts");
+    const { reverify } = await import("../../stages/reverify.ts");
+    const { formatReverifySummary } = await import("../../stages/_reverify-summary.ts");
+    const { maxRolloutAttempts } = await import("../../run/store.ts");
+    const warn = (m: string) => void process.stderr.write(`Warning: ${m}\n`);
+    const info = (m: string) => void process.stderr.write(`${m}\n`);
+
+    // Reverify calls no model: a placeholder `policy_model` lets an agent's model reference resolve without --model-type.
+    const seed = { policy_model: noModelSeed(false).policy_model! };
+    const config = await resolveConfig(await configOptions(args, rawArgs, overrides, { mode: "run", seed }));
+    config.warnings.forEach(warn);
+    const keys = config.resolve() as Record<string, unknown>;
+    const str = (flag: string, key: string) => (typeof args[flag] === "string" ? (args[flag] as string) : typeof keys[key] === "string" ? (keys[key] as string) : undefined);
+    const bool = (flag: string, key: string) => !!args[flag] || keys[key] === true;
+    const num = (flag: string, key: string) => {
+      const raw = args[flag] ?? keys[key];
+      if (raw === undefined || raw === null) return undefined;
+      const n = Number(raw);
+      if (String(raw).trim() === "" || !Number.isFinite(n)) throw new GymError("E_BAD_FLAG_VALUE", `--${flag} expects a number, got '${raw}'.`, { hint: `For example --${flag} 8.` });
+      return n;
+    };
+    const format = str("input-format", "input_format") ?? "gym";
+    if (format !== "gym") throw new GymError("E_BAD_FLAG_VALUE", `--input-format ${format} is not supported by this build; only 'gym' (native rollouts) is.`, { hint: "Reverify native Gym rollouts with --inputs and --rollouts." });
+    const inputs = str("inputs", "materialized_inputs_jsonl_fpath");
+    const rollouts = str("rollouts", "rollouts_jsonl_fpath");
+    const output = str("output", "output_jsonl_fpath");
+    for (const [flag, value] of [["inputs", inputs], ["rollouts", rollouts], ["output", output]] as const) {
+      if (!value) throw new GymError("E_MISSING_ARGUMENT", `gym eval reverify needs --${flag}.`, { hint: "For example: --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl --output results/rollouts_reverified.jsonl" });
+    }
+
+    let registry;
+    let instances;
+    if (args["no-serve"]) {
+      const { registryFromHeadServer } = await import("../../servers/remote.ts");
+      const head = isMapping(config.tree.head_server) ? (config.tree.head_server as { host?: string; port?: number }) : {};
+      registry = await registryFromHeadServer(`http://${head.host ?? "127.0.0.1"}:${head.port ?? 11000}`);
+      instances = registry.instances;
+    } else {
+      const { ServerRegistry } = await import("../../servers/registry.ts");
+      instances = config.serverInstances.map((i) => ({ name: i.name, serverType: i.serverType, implementation: i.implementation, block: i.config }));
+      registry = await ServerRegistry.create(instances.filter((i) => i.serverType === "resources_servers"), { globalConfig: keys });
+    }
+    const controller = new AbortController();
+    const onSignal = () => {
+      if (controller.signal.aborted) process.exit(130);
+      info("\nInterrupted: no new rows start; waiting for the ones in flight (Ctrl-C again to stop now; --resume finishes the run).");
+      controller.abort();
+    };
+    process.on("SIGINT", onSignal);
+    try {
+      const report = await reverify({
+        inputs: inputs!,
+        rollouts: rollouts!,
+        output: output!,
+        instances,
+        servers: registry,
+        force: bool("force", "force"),
+        overwrite: bool("overwrite", "overwrite"),
+        resume: bool("resume", "resume_from_cache"),
+        judgeFailedOnly: bool("judge-failed-only", "judge_failed_only"),
+        append: bool("append", "append"),
+        disableAggregation: bool("disable-aggregation", "disable_aggregation"),
+        concurrency: num("concurrency", "num_samples_in_parallel"),
+        limit: num("limit", "limit"),
+        routeFailuresToSidecar: keys.route_failures_to_sidecar === true,
+        retryTerminalTimeouts: keys.retry_terminal_timeouts === true,
+        maxAttempts: maxRolloutAttempts(warn),
+        signal: controller.signal,
+        log: { info, warn },
+      });
+      if (json) process.stdout.write(`${JSON.stringify(report)}\n`);
+      else info(formatReverifySummary(report, bool("disable-aggregation", "disable_aggregation")).trimEnd());
+      return report.interrupted ? 130 : 0;
+    } finally {
+      process.off("SIGINT", onSignal);
+      await registry.close();
+    }
+  },
+});
