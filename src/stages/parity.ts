@@ -239,7 +239,7 @@ function scoreRow(data: SideData, agg: TaskAgg, row: Row, line: number): void {
     });
   }
   let mask: string | undefined;
-  if (row.mask_sample === true) mask = "mask_sample";
+  if (row.mask_sample === true) mask = typeof row.failure_kind === "string" ? `mask_sample (${row.failure_kind})` : "mask_sample";
   else if (!("reward" in row)) mask = "reward absent";
   else if (reward === null || reward === undefined) mask = "reward null";
   else if (!Number.isFinite(reward)) mask = `reward ${Number.isNaN(reward) ? "NaN" : reward > 0 ? "Infinity" : "-Infinity"}`;
