@@ -74,9 +74,9 @@ function countLines(s: Doc, add: (label: string, value: string) => void): void {
   add("aggregation:", `${text(s.aggregation_status)}${s.aggregation_error ? ` (${typeof s.aggregation_error === "string" ? s.aggregation_error : JSON.stringify(s.aggregation_error)})` : ""}`);
 }
 
-/** `mlflow present (run id …)`, `mlflow in progress (run id …)`, or `missing`. */
+/** `mlflow present (run id …)`; `mlflow missing (run id …)` for a live run id without receipt; `missing` when no exporter left anything. */
 function exportLine(receipts: StatusEntry["export"]): string {
-  const parts = Object.entries(receipts).map(([exporter, r]) => `${exporter} ${r.completed ? "present" : "missing (export not finished)"}${r.run_id ? ` (run id ${r.run_id})` : ""}`);
+  const parts = Object.entries(receipts).map(([exporter, r]) => `${exporter} ${r.completed ? "present" : "missing"}${r.run_id ? ` (run id ${r.run_id})` : ""}`);
   return parts.length > 0 ? parts.join(", ") : "missing";
 }
 
