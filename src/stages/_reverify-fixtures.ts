@@ -113,3 +113,21 @@ export function writeCase(c: ReverifyCase, dir: string): { inputs: string; rollo
   fs.writeFileSync(rollouts, c.rolloutsText);
   return { inputs, rollouts };
 }
+
+/**
+ * A bigger run made of `copies` copies of a case, each copy a new block of task indices (copy c, task t →
+ * c * tasks + t), so every identity is unique. Returns the two files' text.
+ */
+export function replicateCase(c: ReverifyCase, copies: number): { inputsText: string; rolloutsText: string; rows: number } {
+  const inputs = c.inputsText.split("\n").filter(Boolean);
+  const rollouts = c.rolloutsText.split("\n").filter(Boolean);
+  const tasks = 1 + Math.max(...inputs.map((l) => (JSON.parse(l) as Row)._ng_task_index as number));
+  const shift = (line: string, offset: number) => line.replace(/"_ng_task_index":\s*(\d+)/, (_, t: string) => `"_ng_task_index":${Number(t) + offset}`);
+  const inOut: string[] = [];
+  const roOut: string[] = [];
+  for (let copy = 0; copy < copies; copy++) {
+    for (const l of inputs) inOut.push(shift(l, copy * tasks));
+    for (const l of rollouts) roOut.push(shift(l, copy * tasks));
+  }
+  return { inputsText: `${inOut.join("\n")}\n`, rolloutsText: `${roOut.join("\n")}\n`, rows: roOut.length };
+}
