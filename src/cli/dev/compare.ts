@@ -17,6 +17,7 @@ export default defineGymCommand({
     "gym dev compare old/rollouts.jsonl new/rollouts.jsonl",
     "gym dev compare old/rollouts.jsonl new/rollouts.jsonl --logs-root environment_servers/harbor --json compare.json",
     "gym --json dev compare old.jsonl new.jsonl --key verifier_metadata.task_id",
+    "Exit 0 for a report, whatever it finds; 1 when an input cannot be read or the --json PATH cannot be written.",
   ],
   async run({ args, rawArgs }) {
     const oldPath = args.old as string | undefined;
@@ -41,7 +42,7 @@ export default defineGymCommand({
         throw new GymError("E_IO", `Cannot write the JSON summary to ${jsonPath}: ${(error as Error).message}`, { hint: "Check that the folder exists and is writable, or choose another --json PATH." });
       }
     }
-    process.stdout.write(jsonStdout ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    await print(jsonStdout ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     if (jsonPath) process.stderr.write(`JSON summary written to ${jsonPath}\n`);
     // A report is a success whatever it finds (NeMo Gym 0.7.0): differences are for a person to judge.
     return EXIT.ok;
@@ -102,4 +103,9 @@ function formatReport(r: ParityReport): string {
 function num(x: number | null): string {
   if (x === null) return "-";
   return Number.isInteger(x) ? x.toFixed(1) : String(x);
+}
+
+/** Writes to stdout and waits until it is handed to the OS: the process exits right after, and a pipe takes large writes in pieces. */
+function print(text: string): Promise<void> {
+  return new Promise((resolve) => void process.stdout.write(text, () => resolve()));
 }

@@ -11,14 +11,18 @@ export default defineGymCommand({
     target: { type: "positional", description: "A run directory (lists every *_batch_status.json and batch_status.json), or a rollouts .jsonl file", valueHint: "TARGET" },
     json: { type: "boolean", description: "Print a mapping status path → saved status (with its export receipts) on stdout" },
   },
-  examples: ["gym eval status results/my-run", "gym eval status results/my-run/rollouts.jsonl --json"],
+  examples: [
+    "gym eval status results/my-run",
+    "gym eval status results/my-run/rollouts.jsonl --json",
+    "A rollouts file (an extension of NeMo Gym, which takes a directory) reads the <stem>_batch_status.json beside it.",
+    "Exit 0 when at least one status was read; 1 when TARGET is missing or holds no readable status.",
+  ],
   async run({ args, json }) {
     const target = args.target as string | undefined;
     if (!target) throw new GymError("E_MISSING_ARGUMENT", "gym eval status needs a TARGET: a run directory or a rollouts file.", { hint: "e.g. gym eval status results/my-run" });
     const { readStatusTarget, statusJson } = await import("../../run/status-read.ts");
     const entries = readStatusTarget(target);
-    if (json) process.stdout.write(`${JSON.stringify(statusJson(entries), null, 2)}\n`);
-    else process.stdout.write(`${entries.map(formatEntry).join("\n")}`);
+    await print(json ? `${JSON.stringify(statusJson(entries), null, 2)}\n` : entries.map(formatEntry).join("\n"));
     const read = entries.filter((entry) => entry.status !== undefined).length;
     if (read === 0) {
       throw new GymError("E_INPUT_JSON", `No status in ${target} could be read (${entries.map((e) => `${e.path}: ${e.unavailable}`).join("; ")}).`, {
@@ -92,4 +96,9 @@ function isDoc(value: unknown): value is Doc {
 
 function text(value: unknown): string {
   return value === undefined || value === null ? "-" : typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Writes to stdout and waits until it is handed to the OS: the process exits right after, and a pipe takes large writes in pieces. */
+function print(text: string): Promise<void> {
+  return new Promise((resolve) => void process.stdout.write(text, () => resolve()));
 }
