@@ -14,7 +14,7 @@ export function formatReverifySummary(r: ReverifyReport, disableAggregation: boo
   if (skipped > 0) lines.push(`Skipped ${skipped} already settled (${r.skipped.done} in the output, ${r.skipped.terminal} terminal, ${r.skipped.maxedOut} at the retry cap).`);
   if (r.seeded > 0) lines.push(`Seeded ${r.seeded} successful rollout(s) from --rollouts.`);
   if (r.interrupted) lines.push("Interrupted: rows verified so far are saved; run the same command with --resume to finish.");
-  lines.push(`Re-verified rollouts: ${r.output}`);
+  lines.push(`Re-verified rollouts: ${r.output === "-" ? "<stdout>" : r.output}`);
   if (failed > 0) lines.push(`Failures sidecar: ${r.failures}`);
   lines.push(`Aggregate metrics: ${disableAggregation ? "skipped (--disable-aggregation)" : (r.aggregateMetrics ?? "none (no rows to aggregate)")}`);
   for (const entry of r.metrics ?? []) {

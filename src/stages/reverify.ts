@@ -11,7 +11,7 @@ import { runPaths } from "../run/paths.ts";
 import { repairTornTail } from "../run/repair.ts";
 import type { ServerDirectory } from "../servers/client.ts";
 import { isJudgeFailure, loadResumeCache, markPresent, resumeSkips, seedSuccesses } from "./_reverify-cache.ts";
-import { State, loadInputs } from "./_reverify-inputs.ts";
+import { State, loadInputs, type InputsIndex } from "./_reverify-inputs.ts";
 import { checkJoin } from "./_reverify-join.ts";
 import { identityOf, readTextRows } from "./_reverify-lines.ts";
 import { writeReverifyMetrics } from "./_reverify-metrics.ts";
@@ -74,10 +74,18 @@ const silent = { info: () => {}, warn: () => {} };
 export async function reverify(o: ReverifyOptions): Promise<ReverifyReport> {
   validateReverifyOptions(o);
   const log = o.log ?? silent;
-  const judge = !!o.judgeFailedOnly;
-  const toStdout = o.output === "-";
   const index = await loadInputs(o.inputs);
   const rolloutsFile = o.rollouts === "-" ? await spillStdin() : o.rollouts;
+  try {
+    return await reverifyFrom(o, index, rolloutsFile, log);
+  } finally {
+    if (o.rollouts === "-") fs.rmSync(path.dirname(rolloutsFile), { recursive: true, force: true });
+  }
+}
+
+async function reverifyFrom(o: ReverifyOptions, index: InputsIndex, rolloutsFile: string, log: NonNullable<ReverifyOptions["log"]>): Promise<ReverifyReport> {
+  const judge = !!o.judgeFailedOnly;
+  const toStdout = o.output === "-";
   const source = judge ? runPaths(rolloutsFile).failures : rolloutsFile;
   const router = new Router(o.instances, log.warn);
 
@@ -145,7 +153,7 @@ export async function reverify(o: ReverifyOptions): Promise<ReverifyReport> {
 }
 
 /** Streams the source again, verifies the picked rows under the concurrency limit and routes every answer to disk. Returns the error that ended the run, if any. */
-async function verifyAll(o: ReverifyOptions, source: string, exists: boolean, index: Awaited<ReturnType<typeof loadInputs>>, paths: ReturnType<typeof runPaths>, report: ReverifyReport, maxAttempts: number, log: NonNullable<ReverifyOptions["log"]>): Promise<GymError | undefined> {
+async function verifyAll(o: ReverifyOptions, source: string, exists: boolean, index: InputsIndex, paths: ReturnType<typeof runPaths>, report: ReverifyReport, maxAttempts: number, log: NonNullable<ReverifyOptions["log"]>): Promise<GymError | undefined> {
   if (!exists) return undefined;
   let stop: GymError | undefined;
   const judge = !!o.judgeFailedOnly;
