@@ -1,7 +1,11 @@
 /** Entry point of `gym` (and `ng`, the same program under another name). */
 import { runCli } from "./cli/_run.ts";
+import { raiseFetchConcurrency } from "./runtime/fetch-limit.ts";
 
-const code = await runCli(process.argv.slice(2));
-// Exit once stdout has drained, so a lingering keep-alive socket or timer never holds the process open.
+const argv = process.argv.slice(2);
+raiseFetchConcurrency(argv);
+const code = await runCli(argv);
 process.exitCode = code;
-process.stdout.write("", () => process.exit(code));
+// Exit as soon as stdout has drained; a timer that does not hold the process open ends anything left
+// lingering (a keep-alive socket, a stray timer) without ever cutting output short.
+setTimeout(() => process.exit(code), 1000).unref();
