@@ -60,14 +60,25 @@ export function writeManifest(path: string, manifest: RunManifest): void {
  * collector killed mid-flight leaves a reserved attempt with no outcome (never a silently reused number).
  */
 export class AttemptJournal {
+  private pending: string[] = [];
+  private flushing: Promise<void> | undefined;
+
   private constructor(private readonly out: JsonlAppender) {}
 
   static open(path: string): AttemptJournal {
     return new AttemptJournal(JsonlAppender.open(path));
   }
 
-  async reserve(identity: string, attempt: number): Promise<void> {
-    await this.out.write({ id: identity, attempt });
+  /** Resolves once the reservation is on disk. Reservations made in the same tick share one write. */
+  reserve(identity: string, attempt: number): Promise<void> {
+    this.pending.push(`{"id":${JSON.stringify(identity)},"attempt":${attempt}}\n`);
+    this.flushing ??= Promise.resolve().then(() => {
+      const lines = this.pending.join("");
+      this.pending = [];
+      this.flushing = undefined;
+      return this.out.writeLine(lines);
+    });
+    return this.flushing;
   }
 
   async close(): Promise<void> {

@@ -73,8 +73,12 @@ export function openAppendSink(target: string, options: { truncate?: boolean } =
 }
 
 function writeAllSync(fd: number, data: string): void {
+  // One write of the string is the usual case; a short write (rare on regular files) falls back to bytes.
+  const written = fs.writeSync(fd, data);
+  const total = Buffer.byteLength(data);
+  if (written === total) return;
   const bytes = Buffer.from(data, "utf8");
-  let offset = 0;
+  let offset = written;
   while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
 }
 

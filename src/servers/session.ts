@@ -51,9 +51,19 @@ class Signer {
     this.key = key;
   }
 
+  /** Sealed values by session JSON: an unchanged session (the usual case) is not signed again. */
+  private readonly sealed = new Map<string, string>();
+
   seal(session: Session): string {
-    const payload = Buffer.from(JSON.stringify(session)).toString("base64url");
-    return `${payload}.${this.sign(payload)}`;
+    const json = JSON.stringify(session);
+    let value = this.sealed.get(json);
+    if (value === undefined) {
+      const payload = Buffer.from(json).toString("base64url");
+      value = `${payload}.${this.sign(payload)}`;
+      if (this.sealed.size > 10_000) this.sealed.clear();
+      this.sealed.set(json, value);
+    }
+    return value;
   }
 
   open(value: string): Session | undefined {
