@@ -1,11 +1,12 @@
 /** Scoring a finished run: newest successes, plus opted-in zeros (counted failures, imputed missing rollouts), then aggregate metrics. */
 import * as fs from "node:fs";
 import { GymError } from "../errors.ts";
-import { readJsonl, type Row } from "../jsonl/read.ts";
+import { readLines } from "../jsonl/lines.ts";
+import type { Row } from "../jsonl/read.ts";
 import { parsePythonJson, stringifyPython } from "../metrics/pyjson.ts";
 import { stripForAggregate } from "../metrics/records.ts";
 import { writeFileAtomic } from "../runtime/files.ts";
-import type { ServerDirectory } from "../servers/client.ts";
+import type { ServerClient, ServerDirectory } from "../servers/client.ts";
 import { identityKey } from "./paths.ts";
 import { attemptOf, isEvidenceRow, type Outcome } from "./store.ts";
 
@@ -56,8 +57,15 @@ export async function scoreRun(options: ScoreOptions): Promise<ScoredRun> {
 async function newestRows(path: string, keep: (id: string, row: Row) => boolean): Promise<Map<string, Row>> {
   const out = new Map<string, Row>();
   if (!fs.existsSync(path)) return out;
-  for await (const { value } of readJsonl(path, { allowTruncatedTail: true })) {
-    if (isEvidenceRow(value)) continue;
+  for await (const { text } of readLines(path)) {
+    // Python-typed parse: a reward of 1.0 stays a float, so the metrics print 1.0 as NeMo Gym's do.
+    let value: Row;
+    try {
+      value = parsePythonJson(text) as Row;
+    } catch {
+      continue; // a torn last line; resume repairs it
+    }
+    if (!value || isEvidenceRow(value)) continue;
     const id = identityKey(value);
     if (keep(id, value)) out.set(id, value);
   }
@@ -87,7 +95,7 @@ export async function writeAggregateMetrics(target: string, rows: Row[], agents:
   }
   const entries: Row[] = [];
   for (const [name, verifyResponses] of byAgent) {
-    const reply = await agents.get(name).post("/aggregate_metrics", { verify_responses: verifyResponses });
+    const reply = await postAggregateMetrics(agents.get(name), verifyResponses);
     if (!reply.ok) {
       throw new GymError("E_SERVER", `Agent '${name}' could not compute aggregate metrics (${reply.status}): ${reply.text.slice(0, 300)}`, {
         hint: "The rollouts are saved; compute metrics later with `gym eval aggregate --config … --input-glob <rollouts>`.",
@@ -97,4 +105,9 @@ export async function writeAggregateMetrics(target: string, rows: Row[], agents:
   }
   writeFileAtomic(target, stringifyPython(entries, { indent: 2 }));
   return entries;
+}
+
+/** POSTs `{verify_responses}` with Python-typed JSON, so floats such as a 1.0 reward reach the server as floats. */
+export function postAggregateMetrics(server: ServerClient, verifyResponses: Row[]) {
+  return server.post("/aggregate_metrics", undefined, { body: stringifyPython({ verify_responses: verifyResponses }), headers: { "content-type": "application/json" } });
 }

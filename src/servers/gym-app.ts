@@ -1,7 +1,7 @@
 /** The frame every built-in server shares: liveness, sessions, rollout-prefix stripping and Python-shaped errors (§2.1). */
 import { Hono, type Context } from "hono";
 import type { FastApiErrorBody } from "../protocol/fastapi-errors.ts";
-import { isServerCallError } from "./client.ts";
+import { isServerCallError, ServerCallError, type ServerClient } from "./client.ts";
 import { pythonBytesRepr, pythonExceptionRepr } from "./python-repr.ts";
 import { sessionMiddleware, type GymEnv } from "./session.ts";
 
@@ -83,4 +83,15 @@ export async function readJson<T = unknown>(c: Context<GymEnv>): Promise<T> {
 /** Answers 422 with a FastAPI error body. */
 export function validationFailure(error: FastApiErrorBody): HttpFailure {
   return new HttpFailure(422, error.detail);
+}
+
+/**
+ * Forwards a request's JSON body to another server and answers with its reply, byte for byte: an agent's
+ * `/aggregate_metrics` proxy must not re-type Python floats (a `1.0` read as JS `1` prints back as `1`).
+ */
+export async function forwardJson(c: Context<GymEnv>, target: ServerClient, path: string): Promise<Response> {
+  const text = await c.req.text();
+  const reply = await target.post(path, undefined, { body: text, headers: { "content-type": "application/json" } });
+  if (!reply.ok) throw new ServerCallError({ server: target.name, path, method: "POST", reason: "status", status: reply.status, body: reply.text });
+  return c.body(reply.text, 200, { "content-type": "application/json" });
 }

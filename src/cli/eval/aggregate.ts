@@ -1,4 +1,5 @@
 /** `gym eval aggregate`: merge rollout shards and recompute `<stem>_aggregate_metrics.json` over their union. */
+import { configArgs, configOptions } from "../_args.ts";
 import { allValues, defineGymCommand } from "../_command.ts";
 import { GymError } from "../../errors.ts";
 
@@ -20,7 +21,7 @@ export default defineGymCommand({
     "input-glob": { type: "string", alias: "i", description: "Shard glob(s), comma-separated, or - for stdin (repeatable)", valueHint: "GLOB" },
     input: { type: "string", description: "Same as --input-glob (e.g. --input - to read stdin)", valueHint: "PATH" },
     output: { type: "string", alias: "o", description: "Merged rollouts file; metrics and sources files are named from its stem", valueHint: "PATH" },
-    config: { type: "string", description: "Config whose servers compute metrics via /aggregate_metrics (repeatable)", valueHint: "PATH" },
+    ...configArgs,
     "no-merge": { type: "boolean", description: "Only compute metrics; do not write the merged rollouts (merge_shards=false)" },
     json: { type: "boolean", description: "Print the report as one JSON document on stdout" },
   },
@@ -34,20 +35,49 @@ export default defineGymCommand({
     if (inputs.length === 0) throw new GymError("E_MISSING_ARGUMENT", "--input-glob is required", { hint: "e.g. --input-glob 'results/rollouts-*.jsonl' (or --input - for stdin)" });
     if (!args.output) throw new GymError("E_MISSING_ARGUMENT", "--output is required", { hint: "e.g. --output results/rollouts.jsonl" });
     const { aggregateShards } = await import("../../stages/aggregate.ts");
-    const configs = allValues(rawArgs, "config");
-    if (configs.length === 0) note("No --config: computing NeMo Gym's baseline statistics here (server-specific metrics such as pass@k need --config).");
-    else note(`Per-server /aggregate_metrics for --config is not wired yet: computing baseline statistics here.`);
-    const report = await aggregateShards({
-      inputs,
-      output: args.output,
-      mergeShards: !(args["no-merge"] || /^false$/i.test(overrideValue(overrides, "merge_shards") ?? "")),
-      log: note,
-    });
-    if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else {
-      note(`Merged rollouts: ${report.mergedRollouts ?? "<not merged>"} (${report.rows} rows from ${report.shards.length} shard(s))`);
-      note(`Aggregate metrics: ${report.aggregateMetrics ?? "<none: no rows with agent_ref.name>"}`);
-      note(`Sources: ${report.sources}`);
+    const options = await configOptions(args, rawArgs, overrides.filter((t) => !/^\+{0,2}merge_shards=/.test(t)));
+    const servers = options.configPaths?.length ? await serversFor(options) : undefined;
+    if (!servers) note("No --config: computing NeMo Gym's baseline statistics here (server-specific metrics such as pass@k need --config).");
+    try {
+      const report = await aggregateShards({
+        inputs,
+        output: args.output,
+        mergeShards: !(args["no-merge"] || /^false$/i.test(overrideValue(overrides, "merge_shards") ?? "")),
+        aggregateHook: servers ? (agent, rows) => agentMetrics(servers, agent, rows) : undefined,
+        log: note,
+      });
+      print(report, json);
+    } finally {
+      await servers?.close();
     }
   },
 });
+
+/** The config's servers, with the placeholder model of model-free commands. */
+async function serversFor(options: Awaited<ReturnType<typeof configOptions>>) {
+  const { resolveConfig, noModelSeed } = await import("../../config/index.ts");
+  const { registryFromConfig } = await import("../../servers/from-config.ts");
+  const config = await resolveConfig({ ...options, seed: noModelSeed(), mode: "run" });
+  config.warnings.forEach((w) => note(`Warning: ${w}`));
+  return registryFromConfig(config);
+}
+
+/** NeMo Gym's way: the agent's `/aggregate_metrics` (proxied to its resources server) computes its metrics. */
+async function agentMetrics(servers: { get(name: string): import("../../servers/client.ts").ServerClient }, agent: string, rows: Record<string, unknown>[]) {
+  const { parsePythonJson } = await import("../../metrics/pyjson.ts");
+  const { postAggregateMetrics } = await import("../../run/score.ts");
+  const reply = await postAggregateMetrics(servers.get(agent), rows);
+  if (!reply.ok) throw new GymError("E_SERVER", `Agent '${agent}' could not compute aggregate metrics (${reply.status}): ${reply.text.slice(0, 300)}`);
+  return parsePythonJson(reply.text) as never;
+}
+
+function print(report: Awaited<ReturnType<typeof import("../../stages/aggregate.ts").aggregateShards>>, json: boolean) {
+  {
+    if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else {
+      note(`Merged rollouts: ${report.mergedRollouts ?? "<not merged>"} (${report.rows} rows from ${report.shards.length} shard(s))`);
+      note(`Aggregate metrics: ${report.aggregateMetrics ?? "<none: no rows with agent_ref.name>"}${report.computedBy === "servers" ? " (computed by the config's servers)" : ""}`);
+      note(`Sources: ${report.sources}`);
+    }
+  }
+}

@@ -3,7 +3,7 @@ import { checkResponseCreateParams, responseProblems, type JsonObject, type Resp
 import { accumulateUsage, dumpResponse, dumpResponseCreateParams } from "../../../protocol/responses-dump.ts";
 import { checkRunRequest, dumpRunRow } from "../../../protocol/run.ts";
 import { requestCookies, type Cookies } from "../../../servers/cookies.ts";
-import { createGymApp, readJson, validationFailure } from "../../../servers/gym-app.ts";
+import { createGymApp, forwardJson, readJson, validationFailure } from "../../../servers/gym-app.ts";
 import type { ServerFactory } from "../../../servers/registry.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
 
@@ -100,7 +100,7 @@ const factory: ServerFactory = (block, context) => {
     };
   };
 
-  app.post("/aggregate_metrics", async (c) => c.json((await env().call<JsonObject>("/aggregate_metrics", await readJson(c))).body));
+  app.post("/aggregate_metrics", (c) => forwardJson(c, env(), "/aggregate_metrics"));
 
   return app;
 };
