@@ -1,4 +1,7 @@
-/** Compiles src/main.ts into one self-contained binary, dist/gym, with dist/ng as the same program. */
+/**
+ * Compiles src/main.ts into one self-contained binary, dist/gym, with dist/ng as the same program.
+ * --bytecode ships precompiled JavaScriptCore bytecode: `gym --help` starts in ~10 ms instead of ~30 ms.
+ */
 import { $ } from "bun";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 
@@ -8,7 +11,7 @@ rmSync("dist/gym", { force: true });
 rmSync("dist/ng", { force: true });
 const started = performance.now();
 await import("./embed.ts");
-await $`bun build src/main.ts --compile --minify --sourcemap=none ${target ? ["--target", target] : []} --outfile dist/gym`.quiet();
+await $`bun build src/main.ts --compile --minify --bytecode --format=esm --sourcemap=none ${target ? ["--target", target] : []} --outfile dist/gym`.quiet();
 copyFileSync("dist/gym", "dist/ng");
 // copyFileSync keeps the mode on Linux; make sure both are executable anyway.
 await $`chmod 755 dist/gym dist/ng`;
