@@ -3,6 +3,7 @@ import { GymError } from "../errors.ts";
 import type { Row } from "../jsonl/read.ts";
 import { readLines } from "../jsonl/lines.ts";
 import { parsePythonJson, stringifyPython } from "../metrics/pyjson.ts";
+import { parseRolloutLine } from "../metrics/rollout-parse.ts";
 import { indexValue, stripForAggregate } from "../metrics/records.ts";
 import { writeFileAtomic } from "../runtime/files.ts";
 import type { ServerDirectory } from "../servers/client.ts";
@@ -18,7 +19,7 @@ interface Group {
 /**
  * Re-reads `output` (cached + new rows), sorts by (task, rollout), groups by (agent name, resources server)
  * with the same routing as /verify, and writes one entry per group to `target` — after the last write to
- * the output. Rows are parsed Python-typed so `1.0` reaches the server as a float. Returns null (and
+ * the output. Top-level fields and usage are parsed Python-typed, so `1.0` reaches the server as a float. Returns null (and
  * writes nothing) when the output has no rows, as NeMo Gym does.
  */
 export async function writeReverifyMetrics(output: string, target: string, router: Router, servers: ServerDirectory): Promise<Row[] | null> {
@@ -30,7 +31,7 @@ export async function writeReverifyMetrics(output: string, target: string, route
     if (l.text.trim() === "" || (!l.terminated && !looksComplete(l.text))) continue;
     let row: Row;
     try {
-      row = parsePythonJson(l.text) as Row;
+      row = parseRolloutLine(l.text);
     } catch {
       throw new GymError("E_INPUT_JSON", `${output}:${l.line}: invalid JSON in the output, so aggregate metrics cannot be computed.`, { hint: "Fix or delete that line, then compute metrics with `gym eval aggregate`." });
     }

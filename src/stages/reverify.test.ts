@@ -349,5 +349,10 @@ describe("reverify: --judge-failed-only", () => {
     expect((await run(s, { ...base, append: true, overwrite: true, judgeFailedOnly: true }).catch((e) => e)).message).toStartWith("--append and --overwrite are mutually exclusive");
     expect((await run(s, { ...base, rollouts: "-", judgeFailedOnly: true }).catch((e) => e)).code).toBe("E_USAGE");
     expect((await run(s, { ...base, concurrency: 0 }).catch((e) => e)).message).toBe("--concurrency expects a whole number ≥ 1, got 0.");
+    // Writing over an input would destroy what is being read (--overwrite deletes the output first).
+    const same = { inputs: path.join(dir, "in.jsonl"), rollouts: path.join(dir, "ro.jsonl") };
+    expect((await run(s, { ...same, output: same.rollouts, overwrite: true }).catch((e) => e)).message).toBe("--output is the --rollouts file; reverify would overwrite the rollouts it reads.");
+    expect((await run(s, { ...same, output: same.inputs, resume: true }).catch((e) => e)).message).toBe("--output is the --inputs file; reverify would overwrite its own input.");
+    expect((await run(s, { ...same, output: same.rollouts, judgeFailedOnly: true, overwrite: true }).catch((e) => e)).code).toBe("E_USAGE");
   });
 });

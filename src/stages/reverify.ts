@@ -135,7 +135,10 @@ async function reverifyFrom(o: ReverifyOptions, index: InputsIndex, rolloutsFile
       interrupted: false,
       metrics: null,
     };
-    const aborted = await verifyAll(o, source, sourceExists, index, paths, report, maxAttempts, log);
+    const progress = progressReporter(Math.min(joined.candidates, o.limit ?? Infinity), log);
+    const aborted = await verifyAll(o, source, sourceExists, index, paths, report, maxAttempts, log, progress);
+    // The inputs index is the run's largest table; the metrics request must not have to share memory with it.
+    index.entries.clear();
     if (aborted) throw aborted;
     if (report.interrupted) return report;
     if (report.verified === 0) log.warn("Nothing to be re-verified.");
@@ -153,7 +156,7 @@ async function reverifyFrom(o: ReverifyOptions, index: InputsIndex, rolloutsFile
 }
 
 /** Streams the source again, verifies the picked rows under the concurrency limit and routes every answer to disk. Returns the error that ended the run, if any. */
-async function verifyAll(o: ReverifyOptions, source: string, exists: boolean, index: InputsIndex, paths: ReturnType<typeof runPaths>, report: ReverifyReport, maxAttempts: number, log: NonNullable<ReverifyOptions["log"]>): Promise<GymError | undefined> {
+async function verifyAll(o: ReverifyOptions, source: string, exists: boolean, index: InputsIndex, paths: ReturnType<typeof runPaths>, report: ReverifyReport, maxAttempts: number, log: NonNullable<ReverifyOptions["log"]>, progress: () => void): Promise<GymError | undefined> {
   if (!exists) return undefined;
   let stop: GymError | undefined;
   const judge = !!o.judgeFailedOnly;
@@ -171,7 +174,10 @@ async function verifyAll(o: ReverifyOptions, source: string, exists: boolean, in
       entry.state |= State.picked;
       if (o.limit !== undefined && considered >= o.limit) return;
       considered++;
-      if (o.resume && resumeSkips(entry.state, entry.attempts, maxAttempts)) continue;
+      if (o.resume && resumeSkips(entry.state, entry.attempts, maxAttempts)) {
+        progress();
+        continue;
+      }
       yield { entry, rollout: row.value, source: row.source, line: row.line };
     }
   }
@@ -185,6 +191,7 @@ async function verifyAll(o: ReverifyOptions, source: string, exists: boolean, in
   try {
     for await (const outcome of mapConcurrent(jobs(), o.concurrency ?? 256, (job) => verifyOne(job, o.servers))) {
       report.verified++;
+      progress();
       if (outcome.kind === "failed") {
         await onFailedCall(outcome, !!o.routeFailuresToSidecar, sidecar, report, log);
         if (!o.routeFailuresToSidecar) stop ??= abortError(outcome);
@@ -226,6 +233,23 @@ function abortError(outcome: Extract<VerifyOutcome, { kind: "failed" }>): GymErr
 
 function identityText(job: VerifyJob): string {
   return `(task ${job.entry.stamps._ng_task_index}, rollout ${job.entry.stamps._ng_rollout_index})`;
+}
+
+const CHECKPOINTS = [20, 40, 60, 80, 90, 95, 98, 99, 100];
+
+/** Counts settled rows and logs NeMo Gym's percent checkpoints (runs of 1,000+ rows only: small ones finish at once). */
+function progressReporter(total: number, log: NonNullable<ReverifyOptions["log"]>): () => void {
+  if (total < 1000) return () => {};
+  const start = performance.now();
+  let done = 0;
+  let next = 0;
+  return () => {
+    done++;
+    if (next >= CHECKPOINTS.length || (100 * done) / total < CHECKPOINTS[next]!) return;
+    while (next < CHECKPOINTS.length && (100 * done) / total >= CHECKPOINTS[next]!) next++;
+    const seconds = (performance.now() - start) / 1000;
+    log.info(`Re-verified ${done} / ${total} rollouts (${CHECKPOINTS[next - 1]}%), ${Math.round(done / Math.max(seconds, 1e-3))} rollouts/s`);
+  };
 }
 
 /** `results/x.jsonl` → `results/unsafe_x.jsonl` (the sidecars then derive from the prefixed name). */
