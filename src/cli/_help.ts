@@ -45,6 +45,8 @@ export function groupHelp(name: string, group: GroupEntry): string {
 }
 
 function flagLabel(name: string, def: ArgsDef[string]): string {
+  // A flag that is on by default is shown by the spelling that turns it off (citty reads `--no-NAME`).
+  if (def.type === "boolean" && def.default === true) return `--no-${name}`;
   const aliases = def.alias === undefined ? [] : Array.isArray(def.alias) ? def.alias : [def.alias];
   const short = aliases.filter((a) => a.length === 1).map((a) => `-${a}, `).join("");
   const hint = def.type === "boolean" ? "" : ` ${def.valueHint ?? name.replace(/-/g, "_").toUpperCase()}`;
@@ -65,9 +67,11 @@ export function commandHelp(path: string, command: GymCommandDef<ArgsDef>): stri
     lines.push("", "Arguments:", columns(positionals.map(([name, def]) => [name.toUpperCase(), def.description ?? ""])));
   }
   const flagRows: [string, string][] = flags.map(([name, def]) => {
-    const extra = def.default !== undefined && def.default !== false ? ` (default: ${def.default})` : "";
+    const negated = def.type === "boolean" && def.default === true;
+    const extra = def.default !== undefined && def.default !== false && !negated ? ` (default: ${def.default})` : "";
     const choices = "options" in def && def.options ? ` (one of: ${def.options.join(", ")})` : "";
-    return [flagLabel(name, def), `${def.description ?? ""}${choices}${extra}`];
+    const text = negated ? ((def as { negativeDescription?: string }).negativeDescription ?? `Turn off: ${def.description ?? name}`) : (def.description ?? "");
+    return [flagLabel(name, def), `${text}${choices}${extra}`];
   });
   flagRows.push(["-h, --help", "Show this help"]);
   lines.push("", "Options:", columns(flagRows));

@@ -75,6 +75,8 @@ async function runCommand(path: string, entry: { load: () => Promise<{ default: 
   } catch (error) {
     throw new GymError("E_MISSING_ARGUMENT", (error as Error).message.replace(/\u001b\[\d+m/g, ""), { hint: `Run \`gym ${path} --help\` for usage.` });
   }
+  // citty reads any `--no-X` as "X is false"; a flag declared as `no-X` itself is set here instead.
+  for (const key of Object.keys(command.args)) if (key.startsWith("no-") && flags.includes(`--${key}`)) (args as Record<string, unknown>)[key] = true;
   if ("json" in command.args && args.json) global.json = true;
   const code = await command.run({ args, overrides, rawArgs: flags, json: global.json, verbose: global.verbose });
   return typeof code === "number" ? code : EXIT.ok;

@@ -8,7 +8,7 @@ export default defineGymCommand({
   args: {
     ...configArgs,
     ...modelArgs,
-    "no-serve": { type: "boolean", description: "Collect against servers already running (found through the head server)" },
+    serve: { type: "boolean", default: true, description: "Start the configured servers in this process", negativeDescription: "Collect against servers already running (`gym env start`, or NeMo Gym's), found through the head server" },
     agent: { type: "string", alias: "a", description: "Agent instance for every row (sets agent_name)", valueHint: "NAME" },
     input: { type: "string", alias: "i", description: "Dataset JSONL to collect from, or - for stdin (sets input_jsonl_fpath)", valueHint: "PATH" },
     output: { type: "string", alias: "o", description: "Rollouts JSONL; sidecars are written beside it; - streams rollouts to stdout", valueHint: "PATH" },
@@ -38,7 +38,7 @@ export default defineGymCommand({
     const { evalRun } = await import("./_run-main.ts");
     const flagValues = flagKeys(args);
     const options = await configOptions(args, rawArgs, overrides, { mode: "run", flagValues });
-    return evalRun({ options, noServe: !!args["no-serve"], output: typeof args.output === "string" ? args.output : undefined });
+    return evalRun({ options, noServe: args.serve === false, output: typeof args.output === "string" ? args.output : undefined });
   },
 });
 
