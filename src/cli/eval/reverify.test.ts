@@ -175,6 +175,28 @@ describe("gym eval reverify: inputs, outputs and errors", () => {
     expect(colon.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l).reward)).toEqual([0, 0, 0]);
   });
 
+  test("a resources server given by url is reached over HTTP (any NeMo Gym server can stand in)", async () => {
+    const { serve } = await import("../../runtime/serve.ts");
+    const { default: createMcqa } = await import("../../components/resources_servers/mcqa/index.ts");
+    const app = createMcqa({});
+    const paths: string[] = [];
+    const served = await serve((request) => {
+      paths.push(new URL(request.url).pathname);
+      return app.fetch(request);
+    });
+    try {
+      const dir = freshDir();
+      const config = path.join(dir, "remote.yaml");
+      fs.writeFileSync(config, `remote_mcqa:\n  resources_servers:\n    mcqa:\n      entrypoint: app.py\n      domain: knowledge\n      url: ${served.url}\n`);
+      const { code, stderr } = await gym(["--config", config, "--inputs", `${FIX}/broken/inputs.jsonl`, "--rollouts", `${FIX}/broken/rollouts.jsonl`, "-o", path.join(dir, "o.jsonl")]);
+      expect(stderr).toContain("Re-verified 3 rollout(s): 3 scored");
+      expect(code).toBe(0);
+      expect(paths).toEqual(["/reverify_mode", "/verify", "/verify", "/verify", "/aggregate_metrics"]);
+    } finally {
+      await served.stop();
+    }
+  });
+
   test("--json prints the report; missing flags and bad values are usage errors", async () => {
     const dir = freshDir();
     const ok = await gym([...broken("rollouts.jsonl"), "-o", path.join(dir, "o.jsonl"), "--json"]);
