@@ -1,3 +1,2 @@
-/** What a scaffolded resources server imports from gym: the server factory, field declarations, and valibot for its task-data schema. */
-export { defineResourcesServer, py } from "../servers/resources-server.ts";
-export * as v from "valibot";
+/** The SDK scaffolded servers import by relative path from a gym checkout (the binary serves it as `gym/server-sdk`). */
+export * from "../servers/sdk.ts";

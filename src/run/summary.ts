@@ -11,7 +11,7 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
   for (const entry of result.metrics ?? []) {
     const name = (entry.agent_ref as { name: string }).name;
     const keyMetrics = Object.entries((entry.key_metrics as Record<string, unknown>) ?? {})
-      .map(([k, v]) => `${k}=${typeof v === "number" ? Number(v.toFixed(6)) : v}`)
+      .map(([k, v]) => `${k}=${formatMetric(v)}`)
       .join(", ");
     out.push(`Metrics for ${name}: ${keyMetrics || "(none)"}`);
   }
@@ -44,4 +44,10 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
     }
   }
   process.stderr.write(`${out.join("\n")}\n`);
+}
+
+/** A metric for people: numbers (including Python-typed floats) to 6 decimals, the rest as JSON. */
+function formatMetric(value: unknown): string {
+  const n = typeof value === "number" ? value : value !== null && typeof value === "object" && typeof value.valueOf() === "number" ? (value.valueOf() as number) : undefined;
+  return n === undefined ? JSON.stringify(value) : String(Number(n.toFixed(6)));
 }

@@ -7,8 +7,9 @@ import { ServerRegistry, type RegistryOptions } from "./registry.ts";
  * that model-free commands (aggregate, reverify) put in place of `policy_model` is left out: nothing calls it.
  */
 export async function registryFromConfig(config: ResolvedConfig, options: RegistryOptions = {}): Promise<ServerRegistry> {
+  const userRoots = config.roots.flatMap((r) => (r.kind === "dir" ? [r.path] : []));
   const instances = config.serverInstances
     .filter((i) => !(i.serverType === "responses_api_models" && i.implementation === "dummy_model"))
     .map((i) => ({ name: i.name, serverType: i.serverType, implementation: i.implementation, block: i.config }));
-  return ServerRegistry.create(instances, { globalConfig: config.resolve() as Record<string, unknown>, ...options });
+  return ServerRegistry.create(instances, { globalConfig: config.resolve() as Record<string, unknown>, userRoots, ...options });
 }

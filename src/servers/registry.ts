@@ -6,6 +6,7 @@ import type { ServerClient, ServerDirectory } from "./client.ts";
 import { HttpServerClient } from "./http.ts";
 import { InProcessServerClient } from "./in-process.ts";
 import { instanceUrl, type ServerInstance, type ServerType } from "./instances.ts";
+import { withUserCatalogs } from "./user-catalog.ts";
 
 /** What a built-in server's factory receives besides its config block. */
 export interface ServerFactoryContext {
@@ -38,6 +39,8 @@ export interface RegistryOptions {
   timeoutMs?: number;
   /** The directory built-ins use to reach their peers (default: this registry). E.g. peers over HTTP only. */
   peers?: ServerDirectory;
+  /** Folders searched for a user's own TypeScript servers (`<dir>/resources_servers/<name>/index.ts`), in priority order. */
+  userRoots?: string[];
 }
 
 /** Loads the built-in catalogs (lazily, so `gym --help` never imports a server). */
@@ -62,7 +65,7 @@ export class ServerRegistry implements ServerDirectory {
   /** Builds clients for every instance; built-in apps are created now (their peers are looked up per call). */
   static async create(instances: ServerInstance[], options: RegistryOptions = {}): Promise<ServerRegistry> {
     const registry = new ServerRegistry(instances);
-    const catalogs = options.catalogs ?? (await builtinCatalogs());
+    const catalogs = options.catalogs ?? withUserCatalogs(await builtinCatalogs(), options.userRoots ?? []);
     const globalConfig = options.globalConfig ?? {};
     for (const instance of instances) {
       const url = instanceUrl(instance.block);

@@ -34,7 +34,7 @@ export default defineGymCommand({
       configYaml: toYaml(config.tree),
       headServer: head,
       bindHost: typeof args.host === "string" ? args.host : undefined,
-      registry: { globalConfig: config.resolve() },
+      registry: { globalConfig: config.resolve(), userRoots: config.roots.flatMap((r) => (r.kind === "dir" ? [r.path] : [])) },
     });
     process.stdout.write(json ? `${JSON.stringify(environment.instances)}\n` : formatInstanceList(environment.instances));
     process.stderr.write(`All ${environment.instances.length} / ${environment.instances.length} servers ready. Head server: ${environment.headUrl}. Press Ctrl-C to stop.\n`);

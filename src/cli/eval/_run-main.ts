@@ -36,7 +36,8 @@ export async function evalRun({ options, noServe, output }: EvalRunInput): Promi
   } else {
     const instances = config.serverInstances.map((i) => ({ name: i.name, serverType: i.serverType, implementation: i.implementation, block: i.config }));
     if (instances.length === 0) throw new GymError("E_CONFIG", "No server instances are configured.", { hint: "Pass --resources-server NAME and --model-type NAME (or --benchmark / --config)." });
-    registry = await ServerRegistry.create(instances, { globalConfig: resolved });
+    const userRoots = roots.flatMap((r) => (r.kind === "dir" ? [r.path] : []));
+    registry = await ServerRegistry.create(instances, { globalConfig: resolved, userRoots });
   }
   const instances = registry.instances.map((i) => ({ name: i.name, serverType: i.serverType, block: i.block as Record<string, unknown> }));
   try {
