@@ -17,6 +17,9 @@ export type VerifyOutcome =
   | { kind: "ok"; job: VerifyJob; body: Row; line: string }
   | { kind: "failed"; job: VerifyJob; status: number | null; errorType: string; message: string; body: string };
 
+/** Top-level keys whose presence in a verify reply means it must be parsed (failure routing, echoed stamps). */
+const MARKERS = /"(?:_ng_failure_class|_ng_no_persist|_ng_task_index|_ng_rollout_index|agent_ref|_ng_environment_server|task_source|skills_ref)"/;
+
 /** Rollout fields 0.7 sends to /verify along with the stored response (collection.md §6.4 step 5). */
 const CARRIED = ["deliverables_dir", "reference_ids"];
 
@@ -28,6 +31,9 @@ export async function verifyOne(job: VerifyJob, servers: ServerDirectory, signal
   try {
     const reply = await servers.get(server).post("/verify", undefined, { body, headers: { "content-type": "application/json" }, signal });
     if (!reply.ok) return { kind: "failed", job, status: reply.status, errorType: "HTTPStatusError", message: `POST /verify on '${server}' answered ${reply.status}`, body: reply.text };
+    // Fast path: a reply naming none of the routing or stamp keys needs no parse (its text is written as is).
+    const t = reply.text.trim();
+    if (t.startsWith("{") && t.endsWith("}") && !t.includes("\n") && !MARKERS.test(t)) return { kind: "ok", job, body: {}, line: stampedLine(t, {}, job.entry.stamps) };
     let parsed: unknown;
     try {
       parsed = JSON.parse(reply.text);
