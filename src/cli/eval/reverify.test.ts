@@ -197,6 +197,36 @@ describe("gym eval reverify: inputs, outputs and errors", () => {
     }
   });
 
+  test("--no-serve reverifies against servers started by `gym env start` (found through the head server)", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+      const p = probe.port;
+      probe.stop(true);
+      resolve(p);
+    });
+    const head = `+head_server.port=${port}`;
+    const env = { ...process.env, NO_COLOR: "1" };
+    const servers = Bun.spawn([process.execPath, "src/main.ts", "env", "start", "--config", `${FIX}/mcqa_resources_only.yaml`, "--json", head], { cwd: REPO, env, stdout: "pipe", stderr: "pipe" });
+    try {
+      const reader = servers.stdout.getReader();
+      let out = "";
+      while (!out.includes("\n")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`env start ended: ${await new Response(servers.stderr).text()}`);
+        out += new TextDecoder().decode(value);
+      }
+      const dir = freshDir();
+      const r = await gym(["--no-serve", head, "--inputs", `${FIX}/broken/inputs.jsonl`, "--rollouts", `${FIX}/broken/rollouts.jsonl`, "-o", path.join(dir, "o.jsonl"), "--json"]);
+      expect(r.code).toBe(0);
+      // The running mcqa was started with grading_mode lenient_boxed; the rows answer \boxed{A}, expected A.
+      expect(JSON.parse(r.stdout)).toMatchObject({ verified: 3, succeeded: 3, reverifyModes: { mcqa: "stateless" } });
+      expect(readRows(path.join(dir, "o.jsonl")).map((row) => row.reward)).toEqual([1, 1, 1]);
+    } finally {
+      servers.kill("SIGTERM");
+      await servers.exited;
+    }
+  }, 60_000);
+
   test("--json prints the report; missing flags and bad values are usage errors", async () => {
     const dir = freshDir();
     const ok = await gym([...broken("rollouts.jsonl"), "-o", path.join(dir, "o.jsonl"), "--json"]);

@@ -19,7 +19,7 @@ export default defineGymCommand({
     "judge-failed-only": { type: "boolean", description: "Re-verify only the judge failures of <rollouts stem>_failures.jsonl; successes are carried through" },
     append: { type: "boolean", description: "With --judge-failed-only: append recovered rows to an existing --output" },
     "disable-aggregation": { type: "boolean", description: "Do not compute <stem>_aggregate_metrics.json (for shards)" },
-    "no-serve": { type: "boolean", description: "Use servers already running (found through the head server) instead of the config's" },
+    serve: { type: "boolean", default: true, description: "Start the config's resources servers in this process", negativeDescription: "Use servers already running (`gym env start`, or NeMo Gym's), found through the head server" },
     ...jsonArg,
   },
   overrides: true,
@@ -65,7 +65,7 @@ export default defineGymCommand({
 
     let registry;
     let instances;
-    if (args["no-serve"]) {
+    if (args.serve === false) {
       const { registryFromHeadServer } = await import("../../servers/remote.ts");
       const head = isMapping(config.tree.head_server) ? (config.tree.head_server as { host?: string; port?: number }) : {};
       registry = await registryFromHeadServer(`http://${head.host ?? "127.0.0.1"}:${head.port ?? 11000}`);
