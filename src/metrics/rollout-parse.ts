@@ -8,11 +8,16 @@ function skipString(text: string, i: number): number {
   for (let j = i + 1; ; ) {
     const q = text.indexOf('"', j);
     if (q === -1) return text.length;
-    let back = 0;
-    for (let k = q - 1; text.charCodeAt(k) === 92; k--) back++;
-    if (back % 2 === 0) return q + 1;
+    if (!escaped(text, q)) return q + 1;
     j = q + 1;
   }
+}
+
+/** Whether the character at `i` is escaped (preceded by an odd number of backslashes). */
+function escaped(text: string, i: number): boolean {
+  let back = 0;
+  for (let k = i - 1; k >= 0 && text.charCodeAt(k) === 92; k--) back++;
+  return back % 2 === 1;
 }
 
 /**
@@ -23,6 +28,8 @@ interface Visitor {
   number(key: string, token: string): void;
   child?(key: string): Visitor | undefined;
 }
+
+const isNumberChar = (c: number) => (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45; // 0-9 . e E + -
 
 function memberTokens(text: string, start: number, visitor: Visitor): number {
   let i = start + 1;
@@ -42,7 +49,7 @@ function memberTokens(text: string, start: number, visitor: Visitor): number {
       key = null;
     } else if ((c >= 48 && c <= 57) || c === 45) {
       let j = i + 1;
-      while (j < text.length && /[0-9eE.+-]/.test(text[j]!)) j++;
+      while (j < text.length && isNumberChar(text.charCodeAt(j))) j++;
       if (key !== null) visitor.number(key, text.slice(i, j));
       key = null;
       i = j;
@@ -71,24 +78,119 @@ function skipValue(text: string, i: number): number {
 }
 
 const WHOLE_FLOAT = /[.eE]/;
+const FLOAT_SYNTAX = /[0-9][.eE]/;
+
+function objectOrUndefined(v: unknown): Row | undefined {
+  return v && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat) ? (v as Row) : undefined;
+}
+
+/** The reference walk: every direct member of the row and of `response.usage`, token by token. */
+function fixByWalk(text: string, row: Row): Row {
+  const usage = objectOrUndefined(objectOrUndefined(row.response)?.usage);
+  const fix = (target: Row | undefined) => (key: string, token: string) => {
+    if (target && WHOLE_FLOAT.test(token) && typeof target[key] === "number" && Number.isInteger(target[key])) target[key] = new PyFloat(target[key] as number);
+  };
+  const noop = () => {};
+  memberTokens(text, text.indexOf("{"), {
+    number: fix(row),
+    child: (key) => (key === "response" ? { number: noop, child: (k) => (k === "usage" ? { number: fix(usage) } : undefined) } : undefined),
+  });
+  return row;
+}
+
+/**
+ * Number tokens that may be integer-valued floats: an all-zero fraction, an exponent, or 16+ digits (past
+ * double precision a fraction can round away). A token with ≤ 15 digits and a non-zero fraction never
+ * parses to an integer, so every `1.0`-like token a row holds is matched here (strings may add false hits).
+ */
+const WHOLE_CANDIDATE = /[0-9](?:\.0+(?![0-9])|[eE])|[0-9.]{17}/g;
+
+const isWs = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+
+/**
+ * The member whose number token contains position `at`, if that token is a member value (`"key": token`):
+ * its key, where the key's opening quote is and whether the token is spelled as a float; null when it is
+ * not one (inside a string, an array item); undefined when the key is spelled with escapes.
+ */
+function memberKeyAt(text: string, at: number): { key: string; open: number; float: boolean } | null | undefined {
+  let s = at;
+  while (s > 0 && isNumberChar(text.charCodeAt(s - 1))) s--;
+  let p = s - 1;
+  while (p >= 0 && isWs(text.charCodeAt(p))) p--;
+  if (text.charCodeAt(p) !== 58) return null; // :
+  p--;
+  while (p >= 0 && isWs(text.charCodeAt(p))) p--;
+  if (text.charCodeAt(p) !== 34 || escaped(text, p)) return null;
+  let open = text.lastIndexOf('"', p - 1);
+  while (open > 0 && escaped(text, open)) open = text.lastIndexOf('"', open - 1);
+  if (open < 0) return null;
+  const key = text.slice(open + 1, p);
+  if (key.includes("\\")) return undefined;
+  let float = false;
+  for (let e = s; isNumberChar(text.charCodeAt(e)); e++) {
+    const d = text.charCodeAt(e);
+    if (d === 46 || d === 101 || d === 69) float = true;
+  }
+  return { key, open, float };
+}
+
+/**
+ * How deeply the position `at` (outside any string) is nested: 1 for a member of the top-level object.
+ * Walks from whichever end of the line is nearer, skipping strings whole.
+ */
+function depthAt(text: string, at: number): number {
+  let depth = 0;
+  if (text.length - at < at) {
+    for (let i = text.length - 1; i > at; i--) {
+      const c = text.charCodeAt(i);
+      if (c === 125 || c === 93) depth++;
+      else if (c === 123 || c === 91) depth--;
+      else if (c === 34) {
+        let open = text.lastIndexOf('"', i - 1);
+        while (open > 0 && escaped(text, open)) open = text.lastIndexOf('"', open - 1);
+        i = open;
+      }
+    }
+    return depth;
+  }
+  for (let i = 0; i < at; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) depth--;
+    else if (c === 34) i = skipString(text, i) - 1;
+  }
+  return depth;
+}
 
 /**
  * JSON.parse of one rollout line, then whole-valued floats (`1.0`) among the top-level fields and
  * `response.usage` turned into PyFloat — all that NeMo Gym's statistics look at — at a fraction of
  * the cost of a full Python-typed parse. Nested values keep plain JS numbers.
+ *
+ * Fast path: one regex pass finds the `1.0`-like tokens; a token whose key is an integer-valued top-level
+ * field is checked for being a top-level member by its nesting depth. Anything rarer (a usage field spelled
+ * `10.0`, a key spelled with escapes) takes the token walk, which is exact.
  */
 export function parseRolloutLine(text: string): Row {
   const row = JSON.parse(text) as Row;
-  const start = text.indexOf("{");
-  const fix = (target: Row | undefined) => (key: string, token: string) => {
-    if (target && WHOLE_FLOAT.test(token) && typeof target[key] === "number" && Number.isInteger(target[key])) target[key] = new PyFloat(target[key] as number);
-  };
-  if (!/[0-9][.eE]/.test(text)) return row;
-  const usage = (row.response as Row | undefined)?.usage as Row | undefined;
-  const noop = () => {};
-  memberTokens(text, start, {
-    number: fix(row),
-    child: (key) => (key === "response" ? { number: noop, child: (k) => (k === "usage" ? { number: fix(usage) } : undefined) } : undefined),
-  });
+  WHOLE_CANDIDATE.lastIndex = 0;
+  for (let m = WHOLE_CANDIDATE.exec(text); m !== null; m = WHOLE_CANDIDATE.exec(text)) {
+    const at = memberKeyAt(text, m.index);
+    if (at === null) continue;
+    if (at === undefined) return fixByWalk(text, row);
+    const key = at.key;
+    const top = row[key];
+    if (typeof top === "number" && Number.isInteger(top) && Object.hasOwn(row, key) && at.float && depthAt(text, at.open) === 1) row[key] = new PyFloat(top);
+    const usage = objectOrUndefined(objectOrUndefined(row.response)?.usage);
+    const inUsage = usage?.[key];
+    if (typeof inUsage === "number" && Number.isInteger(inUsage) && Object.hasOwn(usage!, key) && at.float) return fixByWalk(text, row);
+  }
   return row;
+}
+
+/** The exact token walk alone (reference for tests and the fallback of `parseRolloutLine`). */
+export function parseRolloutLineByWalk(text: string): Row {
+  const row = JSON.parse(text) as Row;
+  if (!FLOAT_SYNTAX.test(text)) return row;
+  return fixByWalk(text, row);
 }
