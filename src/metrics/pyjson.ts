@@ -63,6 +63,14 @@ export function parsePythonJson(text: string): unknown {
 
 /** Formats a float exactly like Python's `repr(float)` (and therefore `json.dumps`): `1.0`, `1e-05`, `1.5e+16`. */
 export function formatPyFloat(x: number): string {
+  // Between 1e-4 and 1e16 both languages print the same shortest digits positionally; Python adds ".0".
+  const a = x < 0 ? -x : x;
+  if (a >= 1e-4 && a < 1e16) return Number.isInteger(x) ? `${x}.0` : `${x}`;
+  return formatPyFloatSlow(x);
+}
+
+/** The general case (exponents, zeros, non-finite): digits from toExponential, laid out as Python's repr. */
+function formatPyFloatSlow(x: number): string {
   if (Number.isNaN(x)) return "NaN";
   if (x === Infinity) return "inf";
   if (x === -Infinity) return "-inf";
@@ -151,6 +159,6 @@ function write(value: unknown, depth: number, out: string[], o: PyJsonOptions): 
 }
 
 /** Integers print in full (no exponent), as Python ints do. */
-function intText(n: number): string {
+export function intText(n: number): string {
   return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString();
 }

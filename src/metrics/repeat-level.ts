@@ -2,11 +2,11 @@
 import { median, pairwiseSum, percentileLinear } from "./numeric.ts";
 import { tInterval } from "./intervals.ts";
 import { pyFloat } from "./pyjson.ts";
-import type { NumericTable } from "./frame.ts";
 
 /** What the repeat statistics need from a table: per row, its task and rollout index. */
 export interface RepeatSource {
-  table: NumericTable;
+  /** Columns by name and their values by row (a NumericTable, or a TableView's `asColumns()`). */
+  table: { readonly columns: string[]; column(c: number): Float64Array };
   /** Row numbers of one agent, in (task, rollout) order. */
   rows: ArrayLike<number>;
   taskOf: (row: number) => number;

@@ -172,7 +172,11 @@ function depthAt(text: string, at: number): number {
  * `10.0`, a key spelled with escapes) takes the token walk, which is exact.
  */
 export function parseRolloutLine(text: string): Row {
-  const row = JSON.parse(text) as Row;
+  return typeRolloutRow(text, JSON.parse(text) as Row);
+}
+
+/** The typing step of parseRolloutLine, for a caller that parsed `text` itself (and checked it is an object). */
+export function typeRolloutRow(text: string, row: Row): Row {
   WHOLE_CANDIDATE.lastIndex = 0;
   for (let m = WHOLE_CANDIDATE.exec(text); m !== null; m = WHOLE_CANDIDATE.exec(text)) {
     const at = memberKeyAt(text, m.index);

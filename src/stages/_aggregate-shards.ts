@@ -1,4 +1,4 @@
-/** Shard discovery and scanning for `gym eval aggregate`: globs, sidecar exclusion, stdin spill, line offsets. */
+/** Shard discovery and scanning for `gym eval aggregate` and `profile`: globs, sidecar exclusion, stdin spill, line batches with byte offsets. */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -51,67 +51,88 @@ export async function spillStdin(): Promise<string> {
   return file;
 }
 
-/** One non-blank line of a shard: where its bytes are, and its text. */
-export interface ScannedLine {
-  text: string;
-  line: number;
-  offset: number;
-  length: number;
+/**
+ * The lines of one chunk of a file (all but the last end in a newline): their text (CR and a file-leading
+ * BOM removed) and where their bytes are, for copying or re-reading rows later without their text.
+ */
+export interface LineBatch {
+  texts: string[];
+  /** Line number of texts[0] (from 1). */
+  firstLine: number;
+  offsets: number[];
+  lengths: number[];
+  /** The chunk held bytes that are not valid UTF-8 (decoded as U+FFFD): copy such rows as text, not bytes. */
+  lossy: boolean;
 }
 
-/** Streams a file's lines with byte offsets (for re-reading by position) and hashes the bytes on the way. */
-export async function* scanLines(file: string, hash?: ReturnType<typeof createHash>): AsyncGenerator<ScannedLine> {
-  const decoder = new TextDecoder();
-  let pending: Uint8Array | null = null;
-  let pendingOffset = 0;
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+function concat(parts: Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) out.set(p, at), (at += p.length);
+  return out;
+}
+
+/**
+ * Streams a file's lines in batches (one per chunk read), with byte offsets, hashing the bytes on the way.
+ * One decode and one split per chunk: per-line work is left to the caller's loop.
+ */
+export async function* scanLineBatches(file: string, hash?: ReturnType<typeof createHash>): AsyncGenerator<LineBatch> {
+  let carry: Uint8Array[] = [];
+  let carryBytes = 0;
   let base = 0;
   let lineNo = 0;
-  const emit = (bytes: Uint8Array, offset: number): ScannedLine | null => {
-    lineNo++;
-    let end = bytes.length;
-    if (end > 0 && bytes[end - 1] === 13) end--;
-    let start = 0;
-    if (offset === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
-    const text = decoder.decode(bytes.subarray(start, end));
-    return text.trim() === "" ? null : { text, line: lineNo, offset: offset + start, length: end - start };
+  const emit = (block: Uint8Array, blockStart: number, terminated: boolean): LineBatch => {
+    let text = utf8.decode(block);
+    const oneToOne = text.length === block.length;
+    let skip = 0;
+    if (blockStart === 0 && text.charCodeAt(0) === 0xfeff) {
+      text = text.slice(1);
+      skip = 3;
+    }
+    const parts = text.split("\n");
+    if (terminated) parts.pop();
+    const batch: LineBatch = { texts: parts, firstLine: lineNo + 1, offsets: new Array(parts.length), lengths: new Array(parts.length), lossy: text.includes("\uFFFD") };
+    let at = skip; // byte position in block
+    for (let i = 0; i < parts.length; i++) {
+      let line = parts[i]!;
+      let end: number;
+      if (oneToOne) end = at + line.length;
+      else {
+        end = block.indexOf(10, at);
+        if (end === -1) end = block.length;
+      }
+      let length = end - at;
+      if (line.charCodeAt(line.length - 1) === 13) {
+        line = parts[i] = line.slice(0, -1);
+        length--;
+      }
+      batch.offsets[i] = blockStart + at;
+      batch.lengths[i] = length;
+      at = end + 1;
+    }
+    lineNo += parts.length;
+    return batch;
   };
   for await (const chunk of readBytes(file)) {
     hash?.update(chunk);
-    let from = 0;
-    let nl: number;
-    while ((nl = chunk.indexOf(10, from)) !== -1) {
-      let bytes = chunk.subarray(from, nl);
-      let offset = base + from;
-      if (pending) {
-        const joined: Uint8Array = new Uint8Array(pending.length + bytes.length);
-        joined.set(pending);
-        joined.set(bytes, pending.length);
-        bytes = joined;
-        offset = pendingOffset;
-        pending = null;
-      }
-      const line = emit(bytes, offset);
-      if (line) yield line;
-      from = nl + 1;
+    const last = chunk.lastIndexOf(10);
+    if (last === -1) {
+      carry.push(chunk);
+      carryBytes += chunk.length;
+      continue;
     }
-    if (from < chunk.length) {
-      const rest = chunk.subarray(from);
-      if (pending) {
-        const joined: Uint8Array = new Uint8Array(pending.length + rest.length);
-        joined.set(pending);
-        joined.set(rest, pending.length);
-        pending = joined;
-      } else {
-        pending = rest.slice();
-        pendingOffset = base + from;
-      }
-    }
-    base += chunk.length;
+    carry.push(chunk.subarray(0, last + 1));
+    const block = concat(carry, carryBytes + last + 1);
+    const batch = emit(block, base, true);
+    base += block.length;
+    carry = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
+    carryBytes = chunk.length - last - 1;
+    if (batch.texts.length > 0) yield batch;
   }
-  if (pending) {
-    const line = emit(pending, pendingOffset);
-    if (line) yield line;
-  }
+  if (carryBytes > 0) yield emit(concat(carry, carryBytes), base, false);
 }
 
 /** Reads one line back by its byte position. */

@@ -1,17 +1,21 @@
 /** `gym eval aggregate`: merge rollout shards in (task, rollout) order and recompute aggregate metrics over their union. */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { GymError } from "../errors.ts";
-import { readLines } from "../jsonl/lines.ts";
-import { groupTail, ProfileAccumulator, type AggregateMetrics } from "../metrics/baseline.ts";
-import { acrossRepeatMetrics } from "../metrics/repeat-level.ts";
-import { parsePythonJson, stringifyPython } from "../metrics/pyjson.ts";
-import { parseRolloutLine } from "../metrics/rollout-parse.ts";
-import { indexValue, rolloutInfo, ROLLOUT_INDEX, stripForAggregate, TASK_INDEX } from "../metrics/records.ts";
-import { expandInputGlobs, LineReader, scanLines, spillStdin } from "./_aggregate-shards.ts";
-import { FileWriter, siblingPath } from "./_aggregate-files.ts";
+import type { AggregateMetrics } from "../metrics/baseline.ts";
+import { GroupWriter, Layout } from "../metrics/group-render.ts";
+import { acrossRepeatMetrics, repeatLevelMetrics } from "../metrics/repeat-level.ts";
+import { stringifyPython } from "../metrics/pyjson.ts";
+import { typeRolloutRow } from "../metrics/rollout-parse.ts";
+import { RolloutTable } from "../metrics/rollout-table.ts";
+import { ROLLOUT_INDEX, stripForAggregate, STRIPPED_FOR_AGGREGATE, TASK_INDEX } from "../metrics/records.ts";
+import { TableView } from "../metrics/table-view.ts";
+import { expandInputGlobs, LineReader, scanLineBatches, spillStdin } from "./_aggregate-shards.ts";
+import { siblingPath, FileWriter } from "./_aggregate-files.ts";
+import { ByteWriter, readRowsInOrder, readRuns } from "./_aggregate-copy.ts";
+import { sortedOrder } from "./_aggregate-order.ts";
+import { isBlank, NameIds, RowIndex } from "./_aggregate-rows.ts";
 
 type Row = Record<string, unknown>;
 
@@ -49,16 +53,6 @@ export interface AggregateReport {
   computedBy: "gym-baseline" | "servers";
 }
 
-interface Index {
-  shard: number[];
-  line: number[];
-  offset: number[];
-  length: number[];
-  task: number[];
-  rollout: number[];
-  agent: number[];
-}
-
 /** Merges shards and writes `<stem>_aggregate_metrics.json` and `<stem>_sources.json`; memory holds numbers per row, never row text. */
 export async function aggregateShards(options: AggregateStageOptions): Promise<AggregateReport> {
   const log = options.log ?? (() => {});
@@ -73,37 +67,80 @@ export async function aggregateShards(options: AggregateStageOptions): Promise<A
   }
   const files = await Promise.all(matched.map((m) => (m === "-" ? spillStdin() : Promise.resolve(m))));
   const shown = matched.map((m) => (m === "-" ? "<stdin>" : m));
-  const index: Index = { shard: [], line: [], offset: [], length: [], task: [], rollout: [], agent: [] };
-  const agents: string[] = [];
-  const agentIds = new Map<string, number>();
-  const sources: ShardSource[] = [];
+  try {
+    return await aggregateFiles(files, shown, sidecars, sameAsOutput.length === 1 && matched.length === 1, options);
+  } finally {
+    for (let s = 0; s < files.length; s++) if (matched[s] === "-") fs.rmSync(path.dirname(files[s]!), { recursive: true, force: true });
+  }
+}
+
+/** What the scan keeps: the numbers of every row, where its bytes are, its agent. */
+interface Scan {
+  table: RolloutTable;
+  index: RowIndex;
+  agents: NameIds;
+  sources: ShardSource[];
+  /** Files whose rows must be copied as decoded text (invalid UTF-8, a BOM inside): what the reference did. */
+  lossy: Set<number>;
+  /** Stripped rows per row number, only for server hooks. */
+  hooked: Row[] | null;
+}
+
+async function scanShards(files: string[], shown: string[], options: AggregateStageOptions): Promise<Scan> {
+  const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE }), index: new RowIndex(), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null };
+  const { table, index, agents } = scan;
   for (let s = 0; s < files.length; s++) {
     const hash = createHash("sha256");
     let rows = 0;
-    for await (const { text, line, offset, length } of scanLines(files[s]!, hash)) {
-      const row = parseRow(text, shown[s]!, line);
-      const name = (row.agent_ref as Row | undefined)?.name;
-      let id = -1;
-      if (typeof name === "string" && name !== "") {
-        id = agentIds.get(name) ?? -1;
-        if (id === -1) agentIds.set(name, (id = agents.push(name) - 1));
+    for await (const batch of scanLineBatches(files[s]!, hash)) {
+      if (batch.lossy) scan.lossy.add(s);
+      const { texts, offsets, lengths } = batch;
+      for (let i = 0; i < texts.length; i++) {
+        let text = texts[i]!;
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (error) {
+          if (isBlank(text)) continue;
+          if (text.charCodeAt(0) !== 0xfeff) throw invalidJson(shown[s]!, batch.firstLine + i, error);
+          // The reference decoded each line on its own, which drops a leading BOM.
+          scan.lossy.add(s);
+          text = text.slice(1);
+          try {
+            value = JSON.parse(text);
+          } catch (again) {
+            throw invalidJson(shown[s]!, batch.firstLine + i, again);
+          }
+        }
+        if (typeof value !== "object" || value === null || Array.isArray(value)) {
+          throw new GymError("E_INPUT_JSON", `${shown[s]}:${batch.firstLine + i}: expected a JSON object`, { hint: "Each line of a rollouts file is one JSON object." });
+        }
+        const row = typeRolloutRow(text, value as Row);
+        const name = (row.agent_ref as Row | undefined)?.name;
+        const agent = typeof name === "string" && name !== "" ? agents.id(name) : -1;
+        const r = table.add(row);
+        index.push(s, batch.firstLine + i, offsets[i]!, lengths[i]!, agent);
+        if (scan.hooked && agent >= 0) scan.hooked[r] = stripForAggregate(row);
+        rows++;
       }
-      index.shard.push(s);
-      index.line.push(line);
-      index.offset.push(offset);
-      index.length.push(length);
-      index.task.push(indexValue(row, TASK_INDEX));
-      index.rollout.push(indexValue(row, ROLLOUT_INDEX));
-      index.agent.push(id);
-      rows++;
     }
-    sources.push({ path: shown[s]!, rows, size: fs.statSync(files[s]!).size, sha256: hash.digest("hex") });
-    log(`Read ${rows} rollout row(s) from ${shown[s]}`);
+    scan.sources.push({ path: shown[s]!, rows, size: fs.statSync(files[s]!).size, sha256: hash.digest("hex") });
+    options.log?.(`Read ${rows} rollout row(s) from ${shown[s]}`);
   }
-  const order = sortedOrder(index);
-  checkDuplicates(order, index, shown, agents);
+  return scan;
+}
+
+function invalidJson(source: string, line: number, error: unknown): GymError {
+  return new GymError("E_INPUT_JSON", `${source}:${line}: invalid JSON (${(error as Error).message})`, { hint: "Fix or delete that line; each line must be one JSON object." });
+}
+
+async function aggregateFiles(files: string[], shown: string[], sidecars: string[], onlyShardIsOutput: boolean, options: AggregateStageOptions): Promise<AggregateReport> {
+  const scan = await scanShards(files, shown, options);
+  const { table, index } = scan;
+  const order = sortedOrder(table.task, table.rollout, table.rows);
+  checkDuplicates(order, scan, shown);
   const report: AggregateReport = {
-    shards: sources,
+    shards: scan.sources,
     excludedSidecars: sidecars,
     rows: order.length,
     agents: [],
@@ -112,57 +149,83 @@ export async function aggregateShards(options: AggregateStageOptions): Promise<A
     sources: siblingPath(options.output, "_sources", ".json"),
     computedBy: options.aggregateHook ? "servers" : "gym-baseline",
   };
-  const reader = new LineReader();
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "gym-aggregate-"));
-  try {
-    const emitted = await mergePass(order, index, files, agents, reader, work, options, report);
-    const onlyShardIsOutput = sameAsOutput.length === 1 && matched.length === 1;
-    writeSources(report.sources, options.output, onlyShardIsOutput ? [] : sources);
-    if (emitted.length > 0) {
-      report.aggregateMetrics = siblingPath(options.output, "_aggregate_metrics", ".json");
-      await writeMetricsFile(report.aggregateMetrics, emitted);
-    } else log("No rollout rows with an agent_ref.name: no aggregate metrics written");
-    report.agents = emitted.map((e) => e.agent);
-  } finally {
-    reader.close();
-    fs.rmSync(work, { recursive: true, force: true });
-    for (let s = 0; s < files.length; s++) if (matched[s] === "-") fs.rmSync(path.dirname(files[s]!), { recursive: true, force: true });
+  if (options.mergeShards !== false) {
+    writeMerged(options.output, files, scan, order);
+    report.mergedRollouts = options.output;
   }
+  const byAgent = rowsByAgent(order, index.agent);
+  const emitted: AgentOutput[] = [];
+  for (const [a, rows] of byAgent) {
+    const agent = scan.agents.names[a]!;
+    if (options.aggregateHook) emitted.push({ agent, metrics: await options.aggregateHook(agent, Array.from(rows, (r) => scan.hooked![r]!)) });
+    else emitted.push(baselineMetrics(agent, table, rows, options));
+  }
+  writeSources(report.sources, options.output, onlyShardIsOutput ? [] : scan.sources);
+  if (emitted.length > 0) {
+    report.aggregateMetrics = siblingPath(options.output, "_aggregate_metrics", ".json");
+    writeMetricsFile(report.aggregateMetrics, emitted, table);
+  } else options.log?.("No rollout rows with an agent_ref.name: no aggregate metrics written");
+  report.agents = emitted.map((e) => e.agent);
   return report;
 }
 
-function parseRow(text: string, source: string, line: number): Row {
-  let value: unknown;
+/** The merged file: rows in (task, rollout) order, each exactly its input bytes (CR and a leading BOM dropped). */
+function writeMerged(target: string, files: string[], scan: Scan, order: Int32Array): void {
+  const { index, table } = scan;
+  const out = new ByteWriter(target);
+  const text = new LineReader();
+  const encoder = new TextEncoder();
   try {
-    value = JSON.parse(text);
+    const runs = readRuns(table.task, table.rollout, index.file, index.rows);
+    readRowsInOrder(files, index, runs, order, (bytes, start, end, row) => {
+      if (!scan.lossy.has(index.file[row]!)) return out.line(bytes, start, end);
+      const line = encoder.encode(text.read(files[index.file[row]!]!, index.offset[row]!, index.length[row]!));
+      out.line(line, 0, line.length);
+    });
+    out.commit();
   } catch (error) {
-    throw new GymError("E_INPUT_JSON", `${source}:${line}: invalid JSON (${(error as Error).message})`, { hint: "Fix or delete that line; each line must be one JSON object." });
+    out.abort();
+    throw error;
+  } finally {
+    text.close();
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new GymError("E_INPUT_JSON", `${source}:${line}: expected a JSON object`, { hint: "Each line of a rollouts file is one JSON object." });
-  }
-  return value as Row;
 }
 
-/** Row numbers sorted by (task, rollout), ties in read order (Python's stable sort). */
-function sortedOrder(ix: Index): Int32Array {
-  const order = Int32Array.from(ix.task.keys());
-  return order.sort((a, b) => ix.task[a]! - ix.task[b]! || ix.rollout[a]! - ix.rollout[b]! || a - b);
+/** Each agent's rows in (task, rollout) order, agents in order of their first row. */
+function rowsByAgent(order: Int32Array, agentOf: Int32Array): Map<number, Int32Array> {
+  const counts = new Map<number, number>();
+  for (const r of order) {
+    const a = agentOf[r]!;
+    if (a >= 0) counts.set(a, (counts.get(a) ?? 0) + 1);
+  }
+  const out = new Map<number, Int32Array>();
+  const fill = new Map<number, number>();
+  for (const [a, n] of counts) out.set(a, new Int32Array(n)), fill.set(a, 0);
+  for (const r of order) {
+    const a = agentOf[r]!;
+    if (a < 0) continue;
+    const at = fill.get(a)!;
+    out.get(a)![at] = r;
+    fill.set(a, at + 1);
+  }
+  return out;
 }
 
-function checkDuplicates(order: Int32Array, ix: Index, shown: string[], agents: string[]): void {
+function checkDuplicates(order: Int32Array, scan: Scan, shown: string[]): void {
+  const { task, rollout } = scan.table;
+  const { agent, file, line } = scan.index;
   for (let i = 0; i < order.length; ) {
     let j = i + 1;
-    while (j < order.length && ix.task[order[j]!] === ix.task[order[i]!] && ix.rollout[order[j]!] === ix.rollout[order[i]!]) j++;
+    while (j < order.length && task[order[j]!] === task[order[i]!] && rollout[order[j]!] === rollout[order[i]!]) j++;
     for (let a = i; a < j; a++) {
       for (let b = a + 1; b < j; b++) {
         const x = order[a]!;
         const y = order[b]!;
-        if (ix.agent[x] !== ix.agent[y]) continue;
-        const who = ix.agent[x]! >= 0 ? `agent ${agents[ix.agent[x]!]}` : "rows without an agent";
+        if (agent[x] !== agent[y]) continue;
+        const who = agent[x]! >= 0 ? `agent ${scan.agents.names[agent[x]!]}` : "rows without an agent";
         throw new GymError(
           "E_INPUT_SCHEMA",
-          `Rollout (${TASK_INDEX}=${ix.task[x]}, ${ROLLOUT_INDEX}=${ix.rollout[x]}) of ${who} appears twice: ${shown[ix.shard[x]!]}:${ix.line[x]} and ${shown[ix.shard[y]!]}:${ix.line[y]}`,
+          `Rollout (${TASK_INDEX}=${task[x]}, ${ROLLOUT_INDEX}=${rollout[x]}) of ${who} appears twice: ${shown[file[x]!]}:${line[x]} and ${shown[file[y]!]}:${line[y]}`,
           { hint: "Shards of one run must carry globally unique task indices; aggregate separate runs separately (or re-stamp _ng_task_index)." },
         );
       }
@@ -174,99 +237,60 @@ function checkDuplicates(order: Int32Array, ix: Index, shown: string[], agents: 
 interface AgentOutput {
   agent: string;
   metrics: AggregateMetrics;
-  /** Baseline path: rollout_infos lines, one per row, to stream into the group rows. */
-  infosFile?: string;
-  acc?: ProfileAccumulator;
+  /** Baseline path: the agent's rows (sorted) and frame, for its group rows. */
+  rows?: Int32Array;
+  view?: TableView;
 }
 
-async function mergePass(order: Int32Array, ix: Index, files: string[], agents: string[], reader: LineReader, work: string, options: AggregateStageOptions, report: AggregateReport): Promise<AgentOutput[]> {
-  const merge = options.mergeShards !== false;
-  const merged = merge ? new FileWriter(options.output) : null;
-  const accs = new Map<number, ProfileAccumulator>();
-  const infos = new Map<number, FileWriter>();
-  const hooked = new Map<number, Row[]>();
-  const firstSeen: number[] = [];
-  for (const r of order) {
-    const text = reader.read(files[ix.shard[r]!]!, ix.offset[r]!, ix.length[r]!);
-    merged?.write(`${text}\n`);
-    const a = ix.agent[r]!;
-    if (a < 0) continue;
-    const stripped = stripForAggregate(parseRolloutLine(text));
-    if (!accs.has(a) && !hooked.has(a)) firstSeen.push(a);
-    if (options.aggregateHook) {
-      if (!hooked.has(a)) hooked.set(a, []);
-      hooked.get(a)!.push(stripped);
-      continue;
-    }
-    let acc = accs.get(a);
-    if (!acc) {
-      accs.set(a, (acc = new ProfileAccumulator()));
-      infos.set(a, new FileWriter(path.join(work, `infos-${a}.jsonl`)));
-    }
-    acc.add(stripped, "agent");
-    infos.get(a)!.write(`${stringifyPython(rolloutInfo(stripped))}\n`);
-  }
-  if (merged) {
-    merged.commit();
-    report.mergedRollouts = options.output;
-  }
-  const out: AgentOutput[] = [];
-  for (const a of firstSeen) {
-    const agent = agents[a]!;
-    if (options.aggregateHook) {
-      out.push({ agent, metrics: await options.aggregateHook(agent, hooked.get(a)!) });
-      continue;
-    }
-    const acc = accs.get(a)!;
-    infos.get(a)!.commit();
-    let agentMetrics = acc.agentStats("agent");
-    const repeats = options.repeatLevel === false ? undefined : acc.repeatLevel("agent", (m) => options.log?.(`Warning (${agent}): ${m}`));
-    if (repeats) agentMetrics = { ...agentMetrics, ...acrossRepeatMetrics(repeats) };
-    const keyMetrics = Object.fromEntries(Object.entries(agentMetrics).filter(([k]) => k.startsWith("mean/")));
-    const metrics: AggregateMetrics = { agent_metrics: agentMetrics, key_metrics: keyMetrics, group_level_metrics: [] };
-    if (repeats) metrics.repeat_level_metrics = repeats;
-    out.push({ agent, metrics, infosFile: path.join(work, `infos-${a}.jsonl`), acc });
-  }
-  return out;
+/** NeMo Gym's baseline `/aggregate_metrics` for one agent (group rows are written later, streamed). */
+function baselineMetrics(agent: string, table: RolloutTable, rows: Int32Array, options: AggregateStageOptions): AgentOutput {
+  const view = new TableView(table, rows);
+  let agentMetrics = view.describeRow(rows);
+  const repeats =
+    options.repeatLevel === false
+      ? undefined
+      : repeatLevelMetrics({ table: view.asColumns(), rows, taskOf: (i) => table.task[i]!, rolloutOf: (i) => table.rollout[i]! }, (m) => options.log?.(`Warning (${agent}): ${m}`));
+  if (repeats) agentMetrics = { ...agentMetrics, ...acrossRepeatMetrics(repeats) };
+  const keyMetrics = Object.fromEntries(Object.entries(agentMetrics).filter(([k]) => k.startsWith("mean/")));
+  const metrics: AggregateMetrics = { agent_metrics: agentMetrics, key_metrics: keyMetrics, group_level_metrics: [] };
+  if (repeats) metrics.repeat_level_metrics = repeats;
+  return { agent, metrics, rows, view };
 }
 
 const GROUPS = "\u0000groups\u0000";
 const GROUPS_JSON = JSON.stringify(GROUPS);
 
 /** Writes the metrics file (orjson indent 2, no final newline), streaming group rows one task at a time. */
-async function writeMetricsFile(target: string, entries: AgentOutput[]): Promise<void> {
+function writeMetricsFile(target: string, entries: AgentOutput[], table: RolloutTable): void {
   const file = new FileWriter(target);
+  const layout = new Layout(2, 6);
+  // NeMo Gym's aggregate path synthesizes its input rows, hence the placeholder sample and full counts.
+  const sample = layout.value({ agent_ref: { name: "agent" } }, 1);
   file.write("[");
   for (let e = 0; e < entries.length; e++) {
-    const { agent, metrics, infosFile, acc } = entries[e]!;
-    const entry = { agent_ref: { name: agent }, ...metrics, group_level_metrics: infosFile ? [GROUPS] : metrics.group_level_metrics };
+    const { agent, metrics, rows, view } = entries[e]!;
+    const entry = { agent_ref: { name: agent }, ...metrics, group_level_metrics: rows ? [GROUPS] : metrics.group_level_metrics };
     const body = stringifyPython([entry], { indent: 2 }).slice(2, -2);
     file.write(`${e > 0 ? "," : ""}\n`);
-    if (!infosFile || !acc) {
+    if (!rows || !view) {
       file.write(body);
       continue;
     }
     const at = body.indexOf(GROUPS_JSON);
     file.write(body.slice(0, at).trimEnd());
-    const lines = readLines(infosFile)[Symbol.asyncIterator]();
-    for (let t = 0; t < acc.tasks.length; t++) {
-      const task = acc.tasks[t]!;
-      const rolloutInfos: Row[] = [];
-      for (let i = task.start; i < task.end; i++) rolloutInfos.push(parsePythonJson((await lines.next()).value!.text) as Row);
-      const n = task.end - task.start;
-      const group = { ...acc.groupStats(t), ...groupTail({ agent_ref: { name: "agent" } }, n, n, rolloutInfos) };
-      file.write(`${t > 0 ? "," : ""}\n${indentBlock(stringifyPython(group, { indent: 2 }), 6)}`);
+    const groups = new GroupWriter(table, view, layout);
+    const task = table.task;
+    for (let start = 0, t = 0; start < rows.length; t++) {
+      let end = start + 1;
+      while (end < rows.length && task[rows[end]!] === task[rows[start]!]) end++;
+      const n = end - start;
+      file.write(`${t > 0 ? "," : ""}${layout.nl(0)}${groups.write(rows, start, end, sample, n)}`);
+      start = end;
     }
-    await lines.return?.(undefined);
     file.write(body.slice(at + GROUPS_JSON.length));
   }
   file.write("\n]");
   file.commit();
-}
-
-function indentBlock(text: string, spaces: number): string {
-  const pad = " ".repeat(spaces);
-  return text.split("\n").map((l) => pad + l).join("\n");
 }
 
 function writeSources(target: string, output: string, shards: ShardSource[]): void {

@@ -1,16 +1,20 @@
 /** `gym eval profile`: the reward profile of a run (per-task rows, per-agent metrics, repeat-level metrics). */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { GymError } from "../errors.ts";
-import { readLines } from "../jsonl/lines.ts";
-import { groupTail, ProfileAccumulator } from "../metrics/baseline.ts";
-import { acrossRepeatMetrics } from "../metrics/repeat-level.ts";
-import { parsePythonJson, stringifyPython } from "../metrics/pyjson.ts";
-import { parseRolloutLine } from "../metrics/rollout-parse.ts";
-import { rolloutInfo, ROLLOUT_INDEX, TASK_INDEX } from "../metrics/records.ts";
-import { LineReader, scanLines, spillStdin } from "./_aggregate-shards.ts";
+import { GroupWriter, Layout } from "../metrics/group-render.ts";
+import { acrossRepeatMetrics, repeatLevelMetrics } from "../metrics/repeat-level.ts";
+import { stringifyPython } from "../metrics/pyjson.ts";
+import { typeRolloutRow } from "../metrics/rollout-parse.ts";
+import { RolloutTable } from "../metrics/rollout-table.ts";
+import { ROLLOUT_INDEX, TASK_INDEX } from "../metrics/records.ts";
+import { TableView } from "../metrics/table-view.ts";
+import { scanLineBatches, spillStdin } from "./_aggregate-shards.ts";
 import { FileWriter, siblingPath } from "./_aggregate-files.ts";
+import { readRowsInOrder, readRuns } from "./_aggregate-copy.ts";
+import { sortedOrder } from "./_aggregate-order.ts";
+import { isBlank, NameIds, RowIndex } from "./_aggregate-rows.ts";
+import { sampleText } from "./_profile-sample.ts";
 
 type Row = Record<string, unknown>;
 
@@ -48,15 +52,13 @@ export interface ProfileReport {
   repeatLevelMetrics: string | null;
 }
 
+/** One scanned file: per row its key, line and bytes (and agent, for inputs); rollouts also fill a table. */
 interface Keyed {
   file: string;
   shown: string;
-  task: number[];
-  rollout: number[];
-  line: number[];
-  offset: number[];
-  length: number[];
-  agent: string[];
+  index: RowIndex;
+  agents: NameIds;
+  table: RolloutTable | null;
 }
 
 async function indexFile(source: string, what: string, needAgent: boolean): Promise<Keyed> {
@@ -65,36 +67,45 @@ async function indexFile(source: string, what: string, needAgent: boolean): Prom
   if (source !== "-" && !fs.existsSync(source)) {
     throw new GymError("E_INPUT_NOT_FOUND", `Input file not found: '${source}' (${what}). Check the path is spelled correctly.`);
   }
-  const k: Keyed = { file, shown, task: [], rollout: [], line: [], offset: [], length: [], agent: [] };
-  for await (const { text, line, offset, length } of scanLines(file)) {
-    let row: Row;
-    try {
-      row = JSON.parse(text) as Row;
-    } catch (error) {
-      throw new GymError("E_INPUT_JSON", `Malformed JSON in '${shown}' at line ${line}: ${(error as Error).message}`);
+  const k: Keyed = { file, shown, index: new RowIndex(true), agents: new NameIds(), table: needAgent ? null : new RolloutTable() };
+  for await (const batch of scanLineBatches(file)) {
+    const { texts, offsets, lengths } = batch;
+    for (let i = 0; i < texts.length; i++) {
+      const line = batch.firstLine + i;
+      let text = texts[i]!;
+      let row: Row;
+      try {
+        row = JSON.parse(text) as Row;
+      } catch {
+        if (isBlank(text)) continue;
+        // The reference decoded each line on its own, which drops a leading BOM.
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        try {
+          row = JSON.parse(text) as Row;
+        } catch (error) {
+          throw new GymError("E_INPUT_JSON", `Malformed JSON in '${shown}' at line ${line}: ${(error as Error).message}`);
+        }
+      }
+      for (const key of [TASK_INDEX, ROLLOUT_INDEX]) {
+        if (typeof row[key] !== "number") throw new GymError("E_INPUT_SCHEMA", `${shown}:${line}: missing integer ${key}`, { hint: `Profile needs the files written by gym eval run (${what}).` });
+      }
+      const agent = (row.agent_ref as Row | undefined)?.name;
+      if (needAgent && typeof agent !== "string") throw new GymError("E_INPUT_SCHEMA", `${shown}:${line}: missing agent_ref.name`, { hint: "Materialized inputs name the agent of every rollout." });
+      k.index.push(0, line, offsets[i]!, lengths[i]!, needAgent ? k.agents.id(agent as string) : -1, row[TASK_INDEX] as number, row[ROLLOUT_INDEX] as number);
+      k.table?.add(typeRolloutRow(text, row));
     }
-    for (const key of [TASK_INDEX, ROLLOUT_INDEX]) {
-      if (typeof row[key] !== "number") throw new GymError("E_INPUT_SCHEMA", `${shown}:${line}: missing integer ${key}`, { hint: `Profile needs the files written by gym eval run (${what}).` });
-    }
-    const agent = (row.agent_ref as Row | undefined)?.name;
-    if (needAgent && typeof agent !== "string") throw new GymError("E_INPUT_SCHEMA", `${shown}:${line}: missing agent_ref.name`, { hint: "Materialized inputs name the agent of every rollout." });
-    k.task.push(row[TASK_INDEX] as number);
-    k.rollout.push(row[ROLLOUT_INDEX] as number);
-    k.line.push(line);
-    k.offset.push(offset);
-    k.length.push(length);
-    if (needAgent) k.agent.push(agent as string);
   }
   return k;
 }
 
 function sortKeys(k: Keyed, what: string): Int32Array {
-  const order = Int32Array.from(k.task.keys()).sort((a, b) => k.task[a]! - k.task[b]! || k.rollout[a]! - k.rollout[b]! || a - b);
+  const { task, rollout, line } = k.index;
+  const order = sortedOrder(task, rollout, k.index.rows);
   for (let i = 1; i < order.length; i++) {
     const a = order[i - 1]!;
     const b = order[i]!;
-    if (k.task[a] === k.task[b] && k.rollout[a] === k.rollout[b]) {
-      throw new GymError("E_INPUT_SCHEMA", `Duplicate ${what} row for rollout key (${k.task[a]}, ${k.rollout[a]}): ${k.shown}:${k.line[a]} and line ${k.line[b]}`);
+    if (task[a] === task[b] && rollout[a] === rollout[b]) {
+      throw new GymError("E_INPUT_SCHEMA", `Duplicate ${what} row for rollout key (${task[a]}, ${rollout[a]}): ${k.shown}:${line[a]} and line ${line[b]}`);
     }
   }
   return order;
@@ -111,38 +122,48 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
   const results = await indexFile(options.rollouts, "--rollouts", false);
   const io = sortKeys(inputs, "materialized input");
   const ro = sortKeys(results, "result");
-  const matched: Array<[number, number]> = [];
+  const it = inputs.index.task, ir = inputs.index.rollout, rt = results.index.task, rr = results.index.rollout;
+  // Every rollout row must match an input row (else it is extra), so the matched rows are `ro` itself.
+  const inputOf = new Int32Array(ro.length);
+  let matched = 0;
   const missing: string[] = [];
   const extra: string[] = [];
+  let missingCount = 0;
+  let extraCount = 0;
   const expected = new Map<number, number>();
-  for (const i of io) expected.set(inputs.task[i]!, (expected.get(inputs.task[i]!) ?? 0) + 1);
+  for (const i of io) expected.set(it[i]!, (expected.get(it[i]!) ?? 0) + 1);
   for (let a = 0, b = 0; a < io.length || b < ro.length; ) {
     const i = io[a];
     const r = ro[b];
-    const c = i === undefined ? 1 : r === undefined ? -1 : cmp(inputs.task[i]!, inputs.rollout[i]!, results.task[r]!, results.rollout[r]!);
-    if (c === 0) matched.push([i!, r!]), a++, b++;
-    else if (c < 0) missing.push(`(${inputs.task[i!]}, ${inputs.rollout[i!]})`), a++;
-    else extra.push(`(${results.task[r!]}, ${results.rollout[r!]})`), b++;
+    const c = i === undefined ? 1 : r === undefined ? -1 : cmp(it[i]!, ir[i]!, rt[r]!, rr[r]!);
+    if (c === 0) (inputOf[matched++] = i!), a++, b++;
+    else if (c < 0) {
+      if (missingCount++ < 10) missing.push(`(${it[i!]}, ${ir[i!]})`);
+      a++;
+    } else {
+      if (extraCount++ < 10) extra.push(`(${rt[r!]}, ${rr[r!]})`);
+      b++;
+    }
   }
-  if (extra.length) {
-    throw new GymError("E_INPUT_SCHEMA", `Rollout results contain rows with no matching materialized input rows. Found ${extra.length} extra rollout rows. Extra rollout keys: ${extra.slice(0, 10).join(", ")}`, {
+  if (extraCount) {
+    throw new GymError("E_INPUT_SCHEMA", `Rollout results contain rows with no matching materialized input rows. Found ${extraCount} extra rollout rows. Extra rollout keys: ${extra.join(", ")}`, {
       hint: "Pass the materialized inputs of the same run (--inputs <stem>_materialized_inputs.jsonl).",
     });
   }
-  if (missing.length && !options.allowPartialRollouts) {
-    throw new GymError("E_INCOMPLETE", `Missing rollout results for ${missing.length} materialized input rows. Missing rollout keys: ${missing.slice(0, 10).join(", ")}`, {
+  if (missingCount && !options.allowPartialRollouts) {
+    throw new GymError("E_INCOMPLETE", `Missing rollout results for ${missingCount} materialized input rows. Missing rollout keys: ${missing.join(", ")}`, {
       hint: "Use ++allow_partial_rollouts=true (or --allow-partial-rollouts) to profile the completed rollouts of a partial collection.",
     });
   }
-  const summary = completionSummary(expected, matched.map(([i]) => inputs.task[i]!), io.length, extra.length);
-  const report = await writeProfile(base, inputs, results, matched, expected, options);
+  const summary = completionSummary(expected, inputOf, it, io.length, extraCount);
+  const report = await writeProfile(base, inputs, results, ro, inputOf, expected, options);
   for (const k of [inputs, results]) if (k.file !== (k === inputs ? options.inputs : options.rollouts)) fs.rmSync(path.dirname(k.file), { recursive: true, force: true });
   return { summary, ...report };
 }
 
-function completionSummary(expected: Map<number, number>, matchedTasks: number[], expectedRows: number, extraRows: number): ProfileSummary {
+function completionSummary(expected: Map<number, number>, inputOf: Int32Array, inputTask: Float64Array, expectedRows: number, extraRows: number): ProfileSummary {
   const done = new Map<number, number>();
-  for (const t of matchedTasks) done.set(t, (done.get(t) ?? 0) + 1);
+  for (const i of inputOf) done.set(inputTask[i]!, (done.get(inputTask[i]!) ?? 0) + 1);
   let complete = 0, partial = 0, missing = 0;
   for (const [t, n] of expected) {
     const c = done.get(t) ?? 0;
@@ -150,12 +171,13 @@ function completionSummary(expected: Map<number, number>, matchedTasks: number[]
     else if (c > 0) partial++;
     else missing++;
   }
+  const completed = inputOf.length;
   return {
     expected_rollout_rows: expectedRows,
-    completed_rollout_rows: matchedTasks.length,
-    missing_rollout_rows: expectedRows - matchedTasks.length,
+    completed_rollout_rows: completed,
+    missing_rollout_rows: expectedRows - completed,
     extra_rollout_rows: extraRows,
-    reward_profile_completion_pct: expectedRows === 0 ? 100 : (100 * matchedTasks.length) / expectedRows,
+    reward_profile_completion_pct: expectedRows === 0 ? 100 : (100 * completed) / expectedRows,
     total_input_rows: expected.size,
     complete_input_rows: complete,
     partial_input_rows: partial,
@@ -163,59 +185,60 @@ function completionSummary(expected: Map<number, number>, matchedTasks: number[]
   };
 }
 
-async function writeProfile(base: string, inputs: Keyed, results: Keyed, matched: Array<[number, number]>, expected: Map<number, number>, options: ProfileOptions) {
-  const reader = new LineReader();
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "gym-profile-"));
-  const acc = new ProfileAccumulator();
-  const infosFile = path.join(work, "infos.jsonl");
-  const infos = new FileWriter(infosFile);
-  const sampleOf: number[] = [];
+/** `rows` are the rollouts in (task, rollout) order and `inputOf` their materialized input rows. */
+async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: Int32Array, inputOf: Int32Array, expected: Map<number, number>, options: ProfileOptions) {
+  const table = results.table!;
+  const view = new TableView(table, rows);
+  // Tasks: runs of equal task index; each task's sample is the input row of its first rollout.
+  const starts: number[] = [];
+  for (let p = 0; p < rows.length; p++) if (p === 0 || table.task[rows[p]!] !== table.task[rows[p - 1]!]) starts.push(p);
+  const samples = Int32Array.from(starts, (p) => inputOf[p]!);
+  const profiling = new FileWriter(siblingPath(base, "_reward_profiling", ".jsonl"));
+  const groups = new GroupWriter(table, view, new Layout());
+  const decoder = new TextDecoder();
+  let t = 0;
   try {
-    for (const [i, r] of matched) {
-      const row = parseRolloutLine(reader.read(results.file, results.offset[r]!, results.length[r]!));
-      if (acc.tasks.length === 0 || acc.tasks[acc.tasks.length - 1]!.key !== results.task[r]) sampleOf.push(i);
-      acc.add(row, inputs.agent[i]!);
-      infos.write(`${stringifyPython(rolloutInfo(row))}\n`);
-    }
-    infos.commit();
-    const profiling = new FileWriter(siblingPath(base, "_reward_profiling", ".jsonl"));
-    const lines = readLines(infosFile)[Symbol.asyncIterator]();
-    for (let t = 0; t < acc.tasks.length; t++) {
-      const task = acc.tasks[t]!;
-      const rolloutInfos: Row[] = [];
-      for (let k = task.start; k < task.end; k++) rolloutInfos.push(parsePythonJson((await lines.next()).value!.text) as Row);
-      const i = sampleOf[t]!;
-      const sample = parsePythonJson(reader.read(inputs.file, inputs.offset[i]!, inputs.length[i]!)) as Row;
-      delete sample[TASK_INDEX];
-      delete sample[ROLLOUT_INDEX];
-      const row = { ...acc.groupStats(t), ...groupTail(sample, task.end - task.start, expected.get(task.key) ?? 0, rolloutInfos) };
-      profiling.write(`${stringifyPython(row)}\n`);
-    }
-    await lines.return?.(undefined);
-    profiling.commit();
-    const warn = (m: string) => options.log?.(`Warning: ${m}`);
-    const agents = acc.agents.sort();
-    const repeatRows: Row[] = [];
-    const agentRows = agents.map((agent) => {
-      const entry: Row = { ...acc.agentStats(agent), agent_ref: { name: agent } };
-      if (options.repeatLevel === false) return entry;
-      const repeats = acc.repeatLevel(agent, warn);
-      for (const r of repeats) repeatRows.push({ agent_ref: { name: agent }, ...r });
-      // 0.7 appends the cross-repeat keys after agent_ref (dict.update on the finished entry).
-      return { ...entry, ...acrossRepeatMetrics(repeats) };
+    const runs = readRuns(inputs.index.task, inputs.index.rollout, inputs.index.file, inputs.index.rows);
+    readRowsInOrder([inputs.file], inputs.index, runs, samples, (bytes, start, end) => {
+      const sample = sampleText(decoder.decode(bytes.subarray(start, end)));
+      const from = starts[t]!;
+      const to = t + 1 < starts.length ? starts[t + 1]! : rows.length;
+      profiling.write(`${groups.write(rows, from, to, sample, expected.get(table.task[rows[from]!]!) ?? 0)}\n`);
+      t++;
     });
-    const agentFile = new FileWriter(siblingPath(base, "_agent_metrics", ".json"));
-    agentFile.write(stringifyPython(agentRows));
-    agentFile.commit();
-    let repeatPath: string | null = null;
-    if (options.repeatLevel !== false) {
-      const repeatFile = new FileWriter((repeatPath = siblingPath(base, "_repeat_level_metrics", ".json")));
-      repeatFile.write(stringifyPython(repeatRows));
-      repeatFile.commit();
-    }
-    return { rewardProfiling: profiling.target, agentMetrics: agentFile.target, repeatLevelMetrics: repeatPath };
-  } finally {
-    reader.close();
-    fs.rmSync(work, { recursive: true, force: true });
+    profiling.commit();
+  } catch (error) {
+    profiling.abort();
+    throw error;
   }
+  const warn = (m: string) => options.log?.(`Warning: ${m}`);
+  const agentOf = inputs.index.agent;
+  const agentRows = new Map<number, number[]>();
+  for (let p = 0; p < rows.length; p++) {
+    const a = agentOf[inputOf[p]!]!;
+    let list = agentRows.get(a);
+    if (!list) agentRows.set(a, (list = []));
+    list.push(rows[p]!);
+  }
+  const agents = [...agentRows.keys()].map((a) => ({ a, name: inputs.agents.names[a]! })).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  const repeatRows: Row[] = [];
+  const agentEntries = agents.map(({ a, name: agent }) => {
+    const mine = Int32Array.from(agentRows.get(a)!);
+    const entry: Row = { ...view.describeRow(mine), agent_ref: { name: agent } };
+    if (options.repeatLevel === false) return entry;
+    const repeats = repeatLevelMetrics({ table: view.asColumns(), rows: mine, taskOf: (i) => table.task[i]!, rolloutOf: (i) => table.rollout[i]! }, warn);
+    for (const r of repeats) repeatRows.push({ agent_ref: { name: agent }, ...r });
+    // 0.7 appends the cross-repeat keys after agent_ref (dict.update on the finished entry).
+    return { ...entry, ...acrossRepeatMetrics(repeats) };
+  });
+  const agentFile = new FileWriter(siblingPath(base, "_agent_metrics", ".json"));
+  agentFile.write(stringifyPython(agentEntries));
+  agentFile.commit();
+  let repeatPath: string | null = null;
+  if (options.repeatLevel !== false) {
+    const repeatFile = new FileWriter((repeatPath = siblingPath(base, "_repeat_level_metrics", ".json")));
+    repeatFile.write(stringifyPython(repeatRows));
+    repeatFile.commit();
+  }
+  return { rewardProfiling: profiling.target, agentMetrics: agentFile.target, repeatLevelMetrics: repeatPath };
 }

@@ -1,0 +1,165 @@
+/**
+ * Copies rows (known by file, byte offset and length) into a new file in a given order, as bytes: one
+ * sequential reader per run of rows that are in file order, so k interleaved sorted runs cost k streams,
+ * not one read per row.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileError } from "../runtime/files.ts";
+
+/** Buffered byte output into a temporary file that `commit()` renames over the target. */
+export class ByteWriter {
+  private fd: number;
+  private readonly tmp: string;
+  private buffer = new Uint8Array(1 << 20);
+  private used = 0;
+
+  constructor(readonly target: string) {
+    const dir = path.dirname(path.resolve(target));
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      this.tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+      this.fd = fs.openSync(this.tmp, "w");
+    } catch (error) {
+      throw fileError(target, error);
+    }
+  }
+
+  /** Appends bytes[start, end) and a newline. */
+  line(bytes: Uint8Array, start: number, end: number): void {
+    const n = end - start + 1;
+    if (this.used + n > this.buffer.length) {
+      this.flush();
+      if (n > this.buffer.length) this.buffer = new Uint8Array(n * 2);
+    }
+    this.buffer.set(bytes.subarray(start, end), this.used);
+    this.used += n;
+    this.buffer[this.used - 1] = 10;
+  }
+
+  private flush(): void {
+    let done = 0;
+    while (done < this.used) done += fs.writeSync(this.fd, this.buffer, done, this.used - done);
+    this.used = 0;
+  }
+
+  commit(): void {
+    this.flush();
+    fs.closeSync(this.fd);
+    try {
+      fs.renameSync(this.tmp, this.target);
+    } catch (error) {
+      fs.rmSync(this.tmp, { force: true });
+      throw fileError(this.target, error);
+    }
+  }
+
+  abort(): void {
+    try {
+      fs.closeSync(this.fd);
+    } catch {}
+    fs.rmSync(this.tmp, { force: true });
+  }
+}
+
+/** Where each row's bytes are: its file (index), offset and length. */
+export interface RowBytes {
+  file: ArrayLike<number>;
+  offset: ArrayLike<number>;
+  length: ArrayLike<number>;
+}
+
+/** One run: a window over a file that only moves forward (size 0: exactly the bytes asked for). */
+class RunReader {
+  private buffer: Uint8Array;
+  private start = 0;
+  private filled = 0;
+
+  constructor(private fd: number, private readonly size: number) {
+    this.buffer = new Uint8Array(Math.max(size, 1 << 12));
+  }
+
+  /** Points the reader at another file, forgetting its window. */
+  on(fd: number): this {
+    if (fd !== this.fd) (this.fd = fd), (this.filled = 0);
+    return this;
+  }
+
+  /** Where in `bytes` the file's bytes [offset, offset + length) are, reading them if needed. */
+  at(offset: number, length: number): number {
+    if (offset < this.start || offset + length > this.start + this.filled) {
+      if (length > this.buffer.length) this.buffer = new Uint8Array(length * 2);
+      const want = this.size === 0 ? length : this.buffer.length;
+      this.start = offset;
+      this.filled = 0;
+      while (this.filled < length) {
+        const n = fs.readSync(this.fd, this.buffer, this.filled, want - this.filled, offset + this.filled);
+        if (n === 0) break;
+        this.filled += n;
+      }
+    }
+    return offset - this.start;
+  }
+
+  get bytes(): Uint8Array {
+    return this.buffer;
+  }
+}
+
+/** Reading budget shared by all runs' windows. */
+const WINDOW_BYTES = 64 << 20;
+
+/**
+ * Run number of every row (read order): a new run starts where the (task, rollout) key goes down or the
+ * file changes. Rows of one run come out of a stable sort in read order, so a run can be read forward.
+ */
+export function readRuns(task: ArrayLike<number>, rollout: ArrayLike<number>, file: ArrayLike<number>, n: number): Int32Array {
+  const runs = new Int32Array(n);
+  let run = 0;
+  for (let i = 1; i < n; i++) {
+    if (file[i] !== file[i - 1] || task[i]! < task[i - 1]! || (task[i] === task[i - 1] && rollout[i]! < rollout[i - 1]!)) run++;
+    runs[i] = run;
+  }
+  return runs;
+}
+
+/**
+ * Emits the bytes of rows in `order` (`emit(bytes, start, end)` per row; the view is valid until the next
+ * call). Each run (see readRuns) gets a forward-only window of up to 1 MB, so sorted or k-way interleaved
+ * input is read sequentially; shuffled input (runs of a row or two) gets one positioned read per row.
+ */
+export function readRowsInOrder(files: string[], rows: RowBytes, runOf: ArrayLike<number>, order: ArrayLike<number>, emit: (bytes: Uint8Array, start: number, end: number, row: number) => void): void {
+  if (order.length === 0) return;
+  const used = new Set<number>();
+  for (let i = 0; i < order.length; i++) used.add(runOf[order[i]!]!);
+  const perRun = order.length / used.size;
+  // Windows pay off when a run holds several rows; otherwise read each row exactly.
+  const size = perRun < 4 ? 0 : Math.max(1 << 16, Math.min(1 << 20, Math.floor(WINDOW_BYTES / used.size)));
+  const fds = files.map((f) => {
+    try {
+      return fs.openSync(f, "r");
+    } catch (error) {
+      throw fileError(f, error);
+    }
+  });
+  try {
+    const readers = new Map<number, RunReader>();
+    const exact = new RunReader(-1, 1 << 16);
+    for (let i = 0; i < order.length; i++) {
+      const r = order[i]!;
+      const fd = fds[rows.file[r]!]!;
+      let reader: RunReader;
+      if (size === 0) reader = exact.on(fd);
+      else {
+        const k = runOf[r]!;
+        let found = readers.get(k);
+        if (!found) readers.set(k, (found = new RunReader(fd, size)));
+        reader = found;
+      }
+      const at = reader.at(rows.offset[r]!, rows.length[r]!);
+      emit(reader.bytes, at, at + rows.length[r]!, r);
+    }
+  } finally {
+    for (const fd of fds) fs.closeSync(fd);
+  }
+}
