@@ -34,7 +34,8 @@ export class TableView {
       const s = table.shapeOf[rows[i]!]!;
       if (seenShapes.has(s)) continue;
       seenShapes.add(s);
-      for (const c of table.shapes[s]!.columns) if (!position.has(c)) position.set(c, order.push(c) - 1);
+      const columns = table.shapes[s]!.columns;
+      for (let i = 0; i < columns.length; i++) if (!position.has(columns[i]!)) position.set(columns[i]!, order.push(columns[i]!) - 1);
     }
     this.columns = Int32Array.from(order);
     this.names = order.map((c) => table.columns[c]!);

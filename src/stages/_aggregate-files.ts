@@ -35,11 +35,16 @@ export class FileWriter {
 
   private flush(): void {
     if (this.parts.length === 0) return;
-    const bytes = Buffer.from(this.parts.join(""), "utf8");
+    const text = this.parts.length === 1 ? this.parts[0]! : this.parts.join("");
     this.parts = [];
     this.size = 0;
-    let offset = 0;
-    while (offset < bytes.length) offset += fs.writeSync(this.fd, bytes, offset);
+    // Writing the string lets the runtime encode it once, straight into the write.
+    const written = fs.writeSync(this.fd, text);
+    const bytes = Buffer.byteLength(text, "utf8");
+    if (written === bytes) return;
+    const rest = Buffer.from(text, "utf8");
+    let offset = written;
+    while (offset < rest.length) offset += fs.writeSync(this.fd, rest, offset);
   }
 
   /** Flushes, closes and renames into place: readers never see a half-written file. */

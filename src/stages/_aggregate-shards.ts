@@ -77,25 +77,25 @@ function concat(parts: Uint8Array[], total: number): Uint8Array {
 
 /**
  * Streams a file's lines in batches (one per chunk read), with byte offsets, hashing the bytes on the way.
- * One decode and one split per chunk: per-line work is left to the caller's loop.
+ * One decode and one split per chunk (plus the line straddling two chunks): per-line work is left to the
+ * caller's loop.
  */
 export async function* scanLineBatches(file: string, hash?: ReturnType<typeof createHash>): AsyncGenerator<LineBatch> {
   let carry: Uint8Array[] = [];
   let carryBytes = 0;
-  let base = 0;
+  let base = 0; // file offset of the first byte not yet emitted
   let lineNo = 0;
-  const emit = (block: Uint8Array, blockStart: number, terminated: boolean): LineBatch => {
+  const emit = (batch: LineBatch, block: Uint8Array, blockStart: number, terminated: boolean): void => {
     let text = utf8.decode(block);
     const oneToOne = text.length === block.length;
-    let skip = 0;
+    let at = 0; // byte position in block
     if (blockStart === 0 && text.charCodeAt(0) === 0xfeff) {
       text = text.slice(1);
-      skip = 3;
+      at = 3;
     }
     const parts = text.split("\n");
     if (terminated) parts.pop();
-    const batch: LineBatch = { texts: parts, firstLine: lineNo + 1, offsets: new Array(parts.length), lengths: new Array(parts.length), lossy: text.includes("\uFFFD") };
-    let at = skip; // byte position in block
+    if (!batch.lossy && text.includes("\uFFFD")) batch.lossy = true;
     for (let i = 0; i < parts.length; i++) {
       let line = parts[i]!;
       let end: number;
@@ -106,33 +106,53 @@ export async function* scanLineBatches(file: string, hash?: ReturnType<typeof cr
       }
       let length = end - at;
       if (line.charCodeAt(line.length - 1) === 13) {
-        line = parts[i] = line.slice(0, -1);
+        line = line.slice(0, -1);
         length--;
       }
-      batch.offsets[i] = blockStart + at;
-      batch.lengths[i] = length;
+      batch.texts.push(line);
+      batch.offsets.push(blockStart + at);
+      batch.lengths.push(length);
       at = end + 1;
     }
     lineNo += parts.length;
-    return batch;
   };
+  const fresh = (): LineBatch => ({ texts: [], firstLine: lineNo + 1, offsets: [], lengths: [], lossy: false });
   for await (const chunk of readBytes(file)) {
     hash?.update(chunk);
-    const last = chunk.lastIndexOf(10);
-    if (last === -1) {
-      carry.push(chunk);
-      carryBytes += chunk.length;
-      continue;
+    let from = 0;
+    const batch = fresh();
+    if (carryBytes > 0) {
+      // The line begun in earlier chunks: join just its bytes.
+      const nl = chunk.indexOf(10);
+      if (nl === -1) {
+        carry.push(chunk);
+        carryBytes += chunk.length;
+        continue;
+      }
+      carry.push(chunk.subarray(0, nl + 1));
+      emit(batch, concat(carry, carryBytes + nl + 1), base, true);
+      base += carryBytes + nl + 1;
+      carry = [];
+      carryBytes = 0;
+      from = nl + 1;
     }
-    carry.push(chunk.subarray(0, last + 1));
-    const block = concat(carry, carryBytes + last + 1);
-    const batch = emit(block, base, true);
-    base += block.length;
-    carry = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
-    carryBytes = chunk.length - last - 1;
+    const last = chunk.lastIndexOf(10);
+    if (last >= from) {
+      emit(batch, chunk.subarray(from, last + 1), base, true);
+      base += last + 1 - from;
+      from = last + 1;
+    }
+    if (from < chunk.length) {
+      carry.push(chunk.subarray(from));
+      carryBytes += chunk.length - from;
+    }
     if (batch.texts.length > 0) yield batch;
   }
-  if (carryBytes > 0) yield emit(concat(carry, carryBytes), base, false);
+  if (carryBytes > 0) {
+    const batch = fresh();
+    emit(batch, concat(carry, carryBytes), base, false);
+    yield batch;
+  }
 }
 
 /** Reads one line back by its byte position. */

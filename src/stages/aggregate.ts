@@ -153,7 +153,7 @@ async function aggregateFiles(files: string[], shown: string[], sidecars: string
     writeMerged(options.output, files, scan, order);
     report.mergedRollouts = options.output;
   }
-  const byAgent = rowsByAgent(order, index.agent);
+  const byAgent = rowsByAgent(order, index.agent, scan.agents.names.length);
   const emitted: AgentOutput[] = [];
   for (const [a, rows] of byAgent) {
     const agent = scan.agents.names[a]!;
@@ -192,23 +192,21 @@ function writeMerged(target: string, files: string[], scan: Scan, order: Int32Ar
 }
 
 /** Each agent's rows in (task, rollout) order, agents in order of their first row. */
-function rowsByAgent(order: Int32Array, agentOf: Int32Array): Map<number, Int32Array> {
-  const counts = new Map<number, number>();
-  for (const r of order) {
-    const a = agentOf[r]!;
-    if (a >= 0) counts.set(a, (counts.get(a) ?? 0) + 1);
+function rowsByAgent(order: Int32Array, agentOf: Int32Array, agents: number): Map<number, Int32Array> {
+  const counts = new Int32Array(agents);
+  const firstSeen: number[] = [];
+  for (let i = 0; i < order.length; i++) {
+    const a = agentOf[order[i]!]!;
+    if (a >= 0 && counts[a]!++ === 0) firstSeen.push(a);
   }
-  const out = new Map<number, Int32Array>();
-  const fill = new Map<number, number>();
-  for (const [a, n] of counts) out.set(a, new Int32Array(n)), fill.set(a, 0);
-  for (const r of order) {
+  const lists = Array.from(counts, (n) => new Int32Array(n));
+  const fill = new Int32Array(agents);
+  for (let i = 0; i < order.length; i++) {
+    const r = order[i]!;
     const a = agentOf[r]!;
-    if (a < 0) continue;
-    const at = fill.get(a)!;
-    out.get(a)![at] = r;
-    fill.set(a, at + 1);
+    if (a >= 0) lists[a]![fill[a]!++] = r;
   }
-  return out;
+  return new Map(firstSeen.map((a) => [a, lists[a]!]));
 }
 
 function checkDuplicates(order: Int32Array, scan: Scan, shown: string[]): void {

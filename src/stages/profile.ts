@@ -131,7 +131,7 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
   let missingCount = 0;
   let extraCount = 0;
   const expected = new Map<number, number>();
-  for (const i of io) expected.set(it[i]!, (expected.get(it[i]!) ?? 0) + 1);
+  for (let a = 0; a < io.length; a++) expected.set(it[io[a]!]!, (expected.get(it[io[a]!]!) ?? 0) + 1);
   for (let a = 0, b = 0; a < io.length || b < ro.length; ) {
     const i = io[a];
     const r = ro[b];
@@ -163,7 +163,7 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
 
 function completionSummary(expected: Map<number, number>, inputOf: Int32Array, inputTask: Float64Array, expectedRows: number, extraRows: number): ProfileSummary {
   const done = new Map<number, number>();
-  for (const i of inputOf) done.set(inputTask[i]!, (done.get(inputTask[i]!) ?? 0) + 1);
+  for (let p = 0; p < inputOf.length; p++) done.set(inputTask[inputOf[p]!]!, (done.get(inputTask[inputOf[p]!]!) ?? 0) + 1);
   let complete = 0, partial = 0, missing = 0;
   for (const [t, n] of expected) {
     const c = done.get(t) ?? 0;
