@@ -82,24 +82,41 @@ function writeAllSync(fd: number, data: string): void {
   while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
-let stdoutClosed = false;
+/** The exit status of a process killed by SIGPIPE (128 + 13), as `yes | head` leaves it. */
+const EXIT_BROKEN_PIPE = 141;
 
-/** stdout as a sink; a closed pipe (`gym … | head`) ends output quietly instead of crashing. */
+/**
+ * stdout as a sink, written with plain write(2) calls: ordered, complete before the promise resolves, and
+ * free of stream buffering. When the reader goes away (`gym … | head`), the process ends quietly with 141,
+ * as a Unix filter killed by SIGPIPE would, instead of computing output nobody reads.
+ */
 export function stdoutSink(): ByteSink {
   return {
     async write(data) {
-      if (stdoutClosed) return;
-      const ok = process.stdout.write(data);
-      if (!ok) await new Promise<void>((resolve) => process.stdout.once("drain", resolve));
+      let bytes: Buffer | undefined;
+      let offset = 0;
+      for (;;) {
+        try {
+          if (bytes === undefined) {
+            const n = fs.writeSync(1, data);
+            if (n === Buffer.byteLength(data)) return;
+            bytes = Buffer.from(data, "utf8");
+            offset = n;
+          } else {
+            offset += fs.writeSync(1, bytes, offset, bytes.length - offset);
+            if (offset >= bytes.length) return;
+          }
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === "EAGAIN") await new Promise((resolve) => setTimeout(resolve, 1));
+          else if (code === "EPIPE") process.exit(EXIT_BROKEN_PIPE);
+          else throw error;
+        }
+      }
     },
     async close() {},
   };
 }
-
-process.stdout.on?.("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") stdoutClosed = true;
-  else throw error;
-});
 
 /** Writes a whole file atomically: a temporary file beside it, flushed, then renamed over it. */
 export function writeFileAtomic(target: string, data: string): void {
