@@ -9,10 +9,24 @@ export const builtinDir: string | undefined = (() => {
 })();
 
 let embedded: Record<string, string> | undefined;
+let embeddedYaml: Record<string, unknown> | undefined;
 
 async function embeddedFiles(): Promise<Record<string, string>> {
-  embedded ??= (await import("./_embedded.ts")).embeddedFiles;
+  if (!embedded) {
+    const module = await import("./_embedded.ts");
+    embedded = module.embeddedFiles;
+    embeddedYaml = module.embeddedYaml;
+  }
   return embedded;
+}
+
+/**
+ * The build-time parse of a built-in YAML file (inside the binary only; undefined in a source run or before
+ * the file was read). A fresh copy each time: callers merge into and edit what they get.
+ */
+export function preparsedBuiltinYaml(path: string): unknown {
+  const value = embeddedYaml?.[path.replace(/^\.\//, "")];
+  return value === undefined ? undefined : structuredClone(value);
 }
 
 /** Reads a built-in file by its path in NeMo Gym's layout (`resources_servers/mcqa/configs/mcqa.yaml`). */

@@ -1,9 +1,12 @@
 /** YAML in and out, read the way OmegaConf reads it (YAML 1.1 as PyYAML resolves it, no timestamps) and printed block-style. */
 import YAML, { type ParseOptions, type SchemaOptions, type DocumentOptions, type ToJSOptions } from "yaml";
+import { preparsedBuiltinYaml } from "../components/_files.ts";
 import { GymError } from "../errors.ts";
 import { isMapping, type ConfigMap, type ConfigValue } from "./_tree.ts";
 
 const BOOL_TAG = "tag:yaml.org,2002:bool";
+/** How built-in files are named in messages (roots.ts's BUILTIN_PREFIX; repeated here to keep yaml.ts free of roots). */
+const BUILTIN_DISPLAY = "<built-in>/";
 // PyYAML's YAML 1.1 booleans: yes/no/on/off/true/false, but not y/n (the yaml package's 1.1 schema adds those).
 const PY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
 const PY_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
@@ -29,6 +32,10 @@ const readOptions: ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions 
 
 /** Parses one config file's text. Empty files give `{}`; syntax errors name the file, line and column. */
 export function parseYaml(text: string, file: string): ConfigValue {
+  if (file.startsWith(BUILTIN_DISPLAY)) {
+    const preparsed = preparsedBuiltinYaml(file.slice(BUILTIN_DISPLAY.length));
+    if (preparsed !== undefined) return preparsed as ConfigValue;
+  }
   let value: unknown;
   try {
     value = YAML.parse(text, readOptions);
