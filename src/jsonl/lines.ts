@@ -8,44 +8,60 @@ export interface Line {
   terminated: boolean;
 }
 
+/** Consecutive lines of one chunk: `texts[i]` is line `first + i`; only a final batch may end unterminated. */
+export interface TextBatch {
+  texts: string[];
+  first: number;
+  /** False when the last text of this batch had no final newline (the file's last line). */
+  lastTerminated: boolean;
+}
+
 /**
- * Yields the lines of a file or stdin ("-") in batches (one per chunk read), numbered from 1. CRLF endings
- * and a UTF-8 BOM are removed; blank lines are kept (callers decide). Memory: one chunk plus the current line.
- * Batches keep the per-line cost to a plain loop: an async step per line costs more than the parse itself.
+ * Yields the lines of a file or stdin ("-") in batches (one per chunk read). CRLF endings and a UTF-8 BOM
+ * are removed; blank lines are kept (callers decide). Memory: one chunk plus the current line. Batches of
+ * plain strings keep the per-line cost to a loop: an async step or an object per line costs more than a parse.
  */
-export async function* readLineBatches(source: string): AsyncGenerator<Line[]> {
+export async function* readTextBatches(source: string): AsyncGenerator<TextBatch> {
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   let pending = "";
-  let lineNo = 0;
+  let next = 1;
   let first = true;
-  for await (const chunk of readBytes(source)) {
+  for await (const chunk of readBytes(source, { reuseBuffer: true })) {
     let text = decoder.decode(chunk, { stream: true });
     if (first && text.length > 0) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;
     }
-    const parts = text.split("\n");
-    if (parts.length === 1) {
+    const texts = text.split("\n");
+    if (texts.length === 1) {
       pending += text;
       continue;
     }
     // The first part completes whatever the previous chunk left pending; the last one is the new pending.
-    parts[0] = pending + parts[0];
-    pending = parts.pop()!;
-    const batch: Line[] = new Array(parts.length);
-    for (let i = 0; i < parts.length; i++) batch[i] = { text: stripCr(parts[i]!), line: ++lineNo, terminated: true };
-    yield batch;
+    texts[0] = pending + texts[0];
+    pending = texts.pop()!;
+    for (let i = 0; i < texts.length; i++) {
+      const t = texts[i]!;
+      if (t.charCodeAt(t.length - 1) === 13) texts[i] = t.slice(0, -1);
+    }
+    yield { texts, first: next, lastTerminated: true };
+    next += texts.length;
   }
   pending += decoder.decode();
   if (first && pending.charCodeAt(0) === 0xfeff) pending = pending.slice(1);
-  if (pending.length > 0) yield [{ text: stripCr(pending), line: ++lineNo, terminated: false }];
+  if (pending.length > 0) {
+    yield { texts: [pending.charCodeAt(pending.length - 1) === 13 ? pending.slice(0, -1) : pending], first: next, lastTerminated: false };
+  }
 }
 
-/** Yields every line of a file or stdin ("-"), one at a time (see readLineBatches). */
+/** The same lines as `Line` objects, a batch per chunk. */
+export async function* readLineBatches(source: string): AsyncGenerator<Line[]> {
+  for await (const { texts, first, lastTerminated } of readTextBatches(source)) {
+    yield texts.map((text, i) => ({ text, line: first + i, terminated: lastTerminated || i < texts.length - 1 }));
+  }
+}
+
+/** Yields every line of a file or stdin ("-"), one at a time (see readTextBatches). */
 export async function* readLines(source: string): AsyncGenerator<Line> {
   for await (const batch of readLineBatches(source)) yield* batch;
-}
-
-function stripCr(text: string): string {
-  return text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
 }

@@ -1,7 +1,7 @@
 /** readJsonl: the async-iterator reader every stage starts from (file or stdin, numbered, bad lines named). */
 import { GymError } from "../errors.ts";
 import { locateJsonError } from "./json-error.ts";
-import { readLineBatches } from "./lines.ts";
+import { readTextBatches } from "./lines.ts";
 
 /** A JSON row as it came from a JSONL source. Rows are open records: keep every key, in order. */
 export type Row = Record<string, unknown>;
@@ -49,9 +49,11 @@ export async function* readJsonl<T = Row>(source: string, options: ReadJsonlOpti
 /** Like readJsonl, but yields the rows of each chunk read as one array: the fastest way through a big file. */
 export async function* readJsonlBatches<T = Row>(source: string, options: ReadJsonlOptions = {}, stats?: ReadStats): AsyncGenerator<JsonlRecord<T>[]> {
   const shown = source === "-" ? "<stdin>" : source;
-  for await (const lines of readLineBatches(source)) {
+  for await (const { texts, first, lastTerminated } of readTextBatches(source)) {
     const batch: JsonlRecord<T>[] = [];
-    for (const { text, line, terminated } of lines) {
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i]!;
+      const line = first + i;
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -61,7 +63,7 @@ export async function* readJsonlBatches<T = Row>(source: string, options: ReadJs
           if (stats) stats.blank++;
           continue;
         }
-        const issue = describeBadLine(shown, line, text, terminated);
+        const issue = describeBadLine(shown, line, text, lastTerminated || i < texts.length - 1);
         if (issue.kind === "truncated" && options.allowTruncatedTail) {
           if (stats) stats.skipped++;
           options.onIssue?.(issue);

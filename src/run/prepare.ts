@@ -32,7 +32,7 @@ export interface PrepareOptions {
 /** sha256 of a file's bytes (streamed). */
 export async function fileDigest(path: string): Promise<string> {
   const hash = createHash("sha256");
-  for await (const chunk of readBytes(path)) hash.update(chunk);
+  for await (const chunk of readBytes(path, { reuseBuffer: true })) hash.update(chunk);
   return hash.digest("hex");
 }
 

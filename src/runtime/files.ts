@@ -5,8 +5,12 @@ import { GymError } from "../errors.ts";
 
 const CHUNK_BYTES = 1 << 20;
 
-/** Reads a file (or stdin for "-") as a stream of byte chunks, in constant memory. */
-export async function* readBytes(source: string): AsyncGenerator<Uint8Array> {
+/**
+ * Reads a file (or stdin for "-") as a stream of byte chunks, in constant memory. With `reuseBuffer`, a
+ * file's chunks share one buffer: each is valid only until the next is requested (for a consumer that
+ * decodes or hashes each chunk at once); otherwise every chunk is its own.
+ */
+export async function* readBytes(source: string, options: { reuseBuffer?: boolean } = {}): AsyncGenerator<Uint8Array> {
   if (source === "-") {
     for await (const chunk of process.stdin as AsyncIterable<Uint8Array>) yield chunk;
     return;
@@ -18,9 +22,9 @@ export async function* readBytes(source: string): AsyncGenerator<Uint8Array> {
     throw fileError(source, error);
   }
   try {
+    let buffer = new Uint8Array(CHUNK_BYTES);
     for (;;) {
-      // A fresh buffer each time: the consumer may keep a view of the previous one.
-      const buffer = new Uint8Array(CHUNK_BYTES);
+      if (!options.reuseBuffer) buffer = new Uint8Array(CHUNK_BYTES);
       const n = fs.readSync(fd, buffer, 0, CHUNK_BYTES, null);
       if (n === 0) return;
       yield n === CHUNK_BYTES ? buffer : buffer.subarray(0, n);
