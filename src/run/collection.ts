@@ -95,6 +95,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   let notStarted = 0;
   let progressed = false;
   let abortedBy: string | null = null;
+  let unroutedAfterStop = 0;
   const startedAt = performance.now();
 
   const reserve = async (request: DispatchRequest) => {
@@ -128,6 +129,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     status.write();
   }
   if (options.signal?.aborted && !abortedBy) abortedBy = "interrupted";
+  if (unroutedAfterStop > 0) log.warn(`${unroutedAfterStop} more rollouts in flight failed the same way while the run stopped (see ${paths.failures}).`);
 
   async function persist(event: CollectEvent): Promise<Outcome | undefined> {
     const id = event.request.id;
@@ -153,9 +155,11 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
         return undefined;
       case "unrouted":
         await failures.write(event.row);
-        progress.log(`run stopped at ${id}: ${event.message.slice(0, 200)}`);
-        abortedBy = `a /run call failed (${id}): ${event.message.slice(0, 300)}`;
-        abort.abort();
+        if (abortedBy === null) {
+          progress.log(`run stopping at ${id}: ${event.message.slice(0, 200)}`);
+          abortedBy = `a /run call failed (${id}): ${event.message.slice(0, 300)}`;
+          abort.abort();
+        } else unroutedAfterStop++;
         return { kind: "missing", attempt };
     }
   }

@@ -71,13 +71,24 @@ export function agentNames(instances: InstanceBlock[]): string[] {
   return instances.filter((i) => i.serverType === "responses_api_agents").map((i) => i.name);
 }
 
+/** The dataset a run collects from, with what its config entry says about prompts and repeats. */
+export interface InputDataset {
+  path: string;
+  /** The dataset entry's `prompt_config` (used unless --prompt-config is given). */
+  promptConfig?: string;
+  /** The dataset entry's `num_repeats` (used unless --num-repeats is given). */
+  numRepeats?: number;
+}
+
 /**
  * The dataset file to collect from: `--input`, else the agents' dataset of the `--split` type (default:
  * `benchmark` when a benchmark dataset exists, else `example`). Built-in files are copied to a temp file.
  */
-export async function inputFile(instances: InstanceBlock[], keys: RunKeys, roots: Root[]): Promise<string> {
+export async function inputDataset(instances: InstanceBlock[], keys: RunKeys, roots: Root[]): Promise<InputDataset> {
   const { readFromRoots } = await import("../config/index.ts");
   let entry = keys.input_jsonl_fpath;
+  let promptConfig: string | undefined;
+  let numRepeats: number | undefined;
   if (!entry) {
     const datasets = instances
       .filter((i) => i.serverType === "responses_api_agents")
@@ -95,19 +106,22 @@ export async function inputFile(instances: InstanceBlock[], keys: RunKeys, roots
       throw new GymError("E_CONFIG", `${matching.length} '${split}' datasets are declared (${matching.map((d) => `${d.agent}: ${d.jsonl_fpath}`).join(", ")}).`, { hint: "Pass --input to pick one." });
     }
     entry = String(matching[0]!.jsonl_fpath);
+    // A benchmark dataset names the prompt template its rows are rendered with.
+    if (typeof matching[0]!.prompt_config === "string") promptConfig = matching[0]!.prompt_config;
+    if (typeof matching[0]!.num_repeats === "number") numRepeats = matching[0]!.num_repeats;
   }
-  if (entry === "-") return spoolStdin();
-  if (fs.existsSync(entry)) return entry;
+  if (entry === "-") return { path: await spoolStdin() };
+  if (fs.existsSync(entry)) return { path: entry, promptConfig, numRepeats };
   const { found, searched } = await readFromRoots(entry, roots);
   if (!found) {
     throw new GymError("E_INPUT_NOT_FOUND", `Input dataset not found: ${entry}`, {
       hint: `Searched: ${searched.join(", ")}. ${entry.includes("/data/") ? "Benchmarks need `gym eval prepare` first; other datasets `gym dataset download`." : ""}`.trim(),
     });
   }
-  if (found.path && fs.existsSync(found.path)) return found.path;
+  if (found.path && fs.existsSync(found.path)) return { path: found.path, promptConfig, numRepeats };
   const copy = join(tmpdir(), `gym-input-${sha256(found.text).slice(0, 16)}.jsonl`);
   if (!fs.existsSync(copy)) fs.writeFileSync(copy, found.text);
-  return copy;
+  return { path: copy, promptConfig, numRepeats };
 }
 
 /** stdin can only be read once, but materialization and digests read the input twice: spool it. */

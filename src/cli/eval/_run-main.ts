@@ -12,7 +12,7 @@ export async function evalRun({ options, noServe, output }: EvalRunInput): Promi
   const { componentRoots, resolveConfig, toYaml, isMapping } = await import("../../config/index.ts");
   const { ServerRegistry } = await import("../../servers/registry.ts");
   const { registryFromHeadServer } = await import("../../servers/remote.ts");
-  const { agentNames, collectionSettings, inputFile, runKeys } = await import("../../run/setup.ts");
+  const { agentNames, collectionSettings, inputDataset, runKeys } = await import("../../run/setup.ts");
   const { materialize } = await import("../../stages/materialize.ts");
   const { runCollection } = await import("../../run/collection.ts");
   const { printSummary } = await import("../../run/summary.ts");
@@ -42,15 +42,18 @@ export async function evalRun({ options, noServe, output }: EvalRunInput): Promi
   const instances = registry.instances.map((i) => ({ name: i.name, serverType: i.serverType, block: i.block as Record<string, unknown> }));
   try {
     const agents = agentNames(instances);
-    const input = await inputFile(instances, keys, roots);
+    const dataset = await inputDataset(instances, keys, roots);
+    const input = dataset.path;
+    const promptConfig = dataset.promptConfig;
+    const promptPath = keys.prompt_config ?? promptConfig;
     const materialized = await materialize(input, {
       limit: keys.limit,
-      promptConfig: keys.prompt_config ? await loadPromptConfig(keys.prompt_config, roots) : undefined,
+      promptConfig: promptPath ? await loadPromptConfig(promptPath, roots) : undefined,
       agentName: keys.agent_name,
       agentMap: keys.agent_map,
       knownAgents: agents,
       responsesCreateParams: keys.responses_create_params,
-      numRepeats: keys.num_repeats,
+      numRepeats: keys.num_repeats ?? dataset.numRepeats,
       addSeed: keys.num_repeats_add_seed,
       warn,
     });

@@ -106,6 +106,17 @@ describe("gym eval run (compiled binary, mock model on loopback)", () => {
     expect(lines(out).length).toBe(18);
   }, 60_000);
 
+  test("a benchmark runs on its prepared data with its prompt template and repeats", async () => {
+    const bench = mkdtempSync(join(tmpdir(), "gym-bench-run-"));
+    expect((await gym(["eval", "prepare", "--benchmark", "arithmetic"], { cwd: bench })).code).toBe(0);
+    const r = await gym(["eval", "run", "--benchmark", "arithmetic", "--model-type", "mock_model", "--limit", "10", "-o", "r/a.jsonl"], { cwd: bench });
+    expect(r.stderr).toContain("Collecting 40 rollouts (10 tasks)");
+    expect(r.code).toBe(0);
+    const first = lines(join(bench, "r", "a_materialized_inputs.jsonl"))[0];
+    // The benchmark's prompt config rendered the question into the input messages.
+    expect(JSON.stringify(first.responses_create_params.input)).toContain(first.question);
+  }, 60_000);
+
   test("a bad input line stops the run before anything is dispatched", async () => {
     const bad = join(dir, "bad.jsonl");
     await Bun.write(bad, '{"responses_create_params":{"input":"x"}}\n{"oops": }\n');
