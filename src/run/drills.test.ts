@@ -55,6 +55,25 @@ describe("kill drill", () => {
   }, 120_000);
 });
 
+describe("run lock", () => {
+  test("a second collector on the same output is refused while the first runs; a dead one's lock is taken over", async () => {
+    const out = join(dir, "locked", "r.jsonl");
+    const first = Bun.spawn([gymBinary, ...runArgs(out, [`${mock}.latency_ms=200`, "--limit", "40", "--concurrency", "4"])], { cwd: dir, stdout: "ignore", stderr: "ignore" });
+    await Bun.sleep(500);
+    const second = await gym(runArgs(out, ["--resume"]), { cwd: dir });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`Another collector (pid ${first.pid}`);
+    first.kill(9);
+    await first.exited;
+    // latency and concurrency are operational: the resume warns and goes on.
+    const third = await gym(runArgs(out, ["--limit", "40", "--resume", "--concurrency", "64"]), { cwd: dir });
+    expect(third.code).toBe(0);
+    expect(third.stderr).toContain("changed operational settings");
+    expect(new Set(lines(out).map((r) => `${r._ng_task_index}-${r._ng_rollout_index}`)).size).toBe(160);
+    expect(lines(out).length).toBe(160);
+  }, 60_000);
+});
+
 describe("fault drill", () => {
   // 10% 429s, 5% 500s, 2% hangs past the timeout, 1% malformed bodies, failures routed to the sidecar.
   const faults = [
