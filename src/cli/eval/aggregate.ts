@@ -47,11 +47,23 @@ export default defineGymCommand({
         log: note,
       });
       print(report, json);
+      if (report.mergedRollouts) await healthLine(report.mergedRollouts);
     } finally {
       await servers?.close();
     }
   },
 });
+
+/** The health check NeMo Gym runs after an aggregate: its files go beside the merged rollouts, its line to stderr. */
+async function healthLine(merged: string) {
+  const { basename, dirname } = await import("node:path");
+  const { healthCheck, healthSummaryLine } = await import("../../stages/health-check.ts");
+  try {
+    note(healthSummaryLine(await healthCheck({ runDir: dirname(merged), rolloutsFile: basename(merged) })));
+  } catch (error) {
+    note(`Rollout health: not checked (${(error as Error).message})`);
+  }
+}
 
 /** The config's servers, with the placeholder model of model-free commands. */
 async function serversFor(options: Awaited<ReturnType<typeof configOptions>>) {
