@@ -39,6 +39,16 @@ export function allValues(rawArgs: string[], name: string, alias?: string): stri
   return values;
 }
 
+/** The value of a Hydra-style override token (`+key=value`, `++key=value`, `key=value`); the last one wins. */
+export function overrideValue(overrides: string[], key: string): string | undefined {
+  let found: string | undefined;
+  for (const token of overrides) {
+    const m = /^\+{0,2}([^=]+)=(.*)$/.exec(token);
+    if (m && m[1] === key) found = m[2];
+  }
+  return found;
+}
+
 /** Declares a command. Flags are citty's; the shell validates them before `run` is called. */
 export function defineGymCommand<const T extends ArgsDef>(def: GymCommandDef<T>): GymCommandDef<T> {
   return def;

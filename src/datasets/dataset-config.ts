@@ -1,4 +1,5 @@
 /** A `datasets:` entry of an agent instance, normalized the way NeMo Gym dumps it into metrics files. */
+import { DATASET_LICENSES } from "../config/datasets.ts";
 import { GymError } from "../errors.ts";
 
 export type DatasetType = "train" | "validation" | "example" | "benchmark";
@@ -8,19 +9,6 @@ export type DatasetEntry = Record<string, unknown>;
 
 const TYPES = new Set<DatasetType>(["train", "validation", "example", "benchmark"]);
 
-/** NeMo Gym's accepted `license` strings for train/validation datasets. */
-export const DATASET_LICENSES = [
-  "Apache 2.0",
-  "MIT",
-  "Creative Commons Attribution 4.0 International",
-  "Creative Commons Attribution-ShareAlike 4.0 International",
-  "CC BY-SA 4.0",
-  "CC BY-NC 3.0",
-  "NVIDIA Internal Use Only, Do Not Distribute",
-  "NVIDIA Evaluation Dataset License Agreement",
-  "TBD",
-  "GNU General Public License v3.0",
-];
 
 /**
  * Checks a dataset entry and returns it in NeMo Gym's dump order with defaults filled:
@@ -54,7 +42,7 @@ export function normalizeDatasetEntry(entry: DatasetEntry, where: string): Datas
       hint: `Set license to one of: ${DATASET_LICENSES.join(", ")}.`,
     });
   }
-  if (license !== null && !DATASET_LICENSES.includes(license as string)) throw fail("license", `one of ${DATASET_LICENSES.map((l) => `'${l}'`).join(", ")}`);
+  if (license !== null && !(DATASET_LICENSES as readonly string[]).includes(license as string)) throw fail("license", `one of ${DATASET_LICENSES.map((l) => `'${l}'`).join(", ")}`);
   const { source, gitlab, huggingface } = reconcileSource(entry, where);
   return {
     name: entry.name,

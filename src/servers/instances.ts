@@ -1,4 +1,5 @@
 /** Server instances in a resolved global config (protocol.md §1.2): `instance → serverType → implementation → block`. */
+import { RESERVED_TOP_LEVEL_KEYS } from "../config/servers.ts";
 
 export const SERVER_TYPES = ["responses_api_models", "resources_servers", "responses_api_agents"] as const;
 export type ServerType = (typeof SERVER_TYPES)[number];
@@ -10,16 +11,6 @@ export interface ServerInstance {
   implementation: string;
   block: Record<string, unknown>;
 }
-
-/** Top-level keys that are never server instances (`NEMO_GYM_RESERVED_TOP_LEVEL_KEYS`). */
-export const RESERVED_TOP_LEVEL_KEYS = new Set([
-  "config_paths", "entrypoint", "default_host", "head_server", "disallowed_ports", "head_server_deps", "python_version",
-  "pip_install_verbose", "use_absolute_ip", "uv_pip_set_python", "skip_venv_if_present", "hf_token",
-  "ray_head_node_address", "port_range_low", "port_range_high", "dry_run", "model_endpoint_readiness_timeout_seconds",
-  "allow_openai_version_skew", "uv_cache_dir", "uv_venv_dir", "results_dir", "cache_dir", "_inherit_from", "_copy",
-  "nemo_gym_log_dir", "verbose", "json", "query", "observability_enabled", "model_call_capture_dir", "token_id_capture",
-  "component_name", "skip_verification", "skip_verification_reward",
-]);
 
 const isMapping = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);

@@ -1,17 +1,7 @@
 /** `gym eval aggregate`: merge rollout shards and recompute `<stem>_aggregate_metrics.json` over their union. */
 import { configArgs, configOptions } from "../_args.ts";
-import { allValues, defineGymCommand } from "../_command.ts";
+import { allValues, defineGymCommand, overrideValue } from "../_command.ts";
 import { GymError } from "../../errors.ts";
-
-/** The value of a Hydra-style override (`+key=value`, `++key=value`, `key=value`), if given. */
-function overrideValue(overrides: string[], key: string): string | undefined {
-  let found: string | undefined;
-  for (const token of overrides) {
-    const m = /^\+{0,2}([^=]+)=(.*)$/.exec(token);
-    if (m && m[1] === key) found = m[2];
-  }
-  return found;
-}
 
 const note = (line: string) => void process.stderr.write(`${line}\n`);
 

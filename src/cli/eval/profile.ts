@@ -1,16 +1,6 @@
 /** `gym eval profile`: per-task reward profile, agent metrics and repeat-level metrics of a run. */
-import { defineGymCommand } from "../_command.ts";
+import { defineGymCommand, overrideValue } from "../_command.ts";
 import { GymError } from "../../errors.ts";
-
-/** The value of a Hydra-style override (`+key=value`, `++key=value`, `key=value`), if given. */
-function overrideValue(overrides: string[], key: string): string | undefined {
-  let found: string | undefined;
-  for (const token of overrides) {
-    const m = /^\+{0,2}([^=]+)=(.*)$/.exec(token);
-    if (m && m[1] === key) found = m[2];
-  }
-  return found;
-}
 
 const note = (line: string) => void process.stderr.write(`${line}\n`);
 
