@@ -2,10 +2,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { GymError } from "../errors.ts";
-import { readLines } from "../jsonl/lines.ts";
+import { readLineBatches } from "../jsonl/lines.ts";
 import { closeMatches } from "../text/difflib.ts";
 import { FileWriter, siblingPath } from "./_aggregate-files.ts";
 import { ALL_CHECK_IDS, ROLLOUT_CHECKS, type Finding } from "./_health-check-checks.ts";
+import { identity, IdentityMap } from "./_health-check-keys.ts";
 
 type Row = Record<string, unknown>;
 export type Verdict = "healthy" | "unhealthy" | "unobserved";
@@ -62,51 +63,60 @@ export async function healthCheck(options: HealthCheckOptions): Promise<QualityS
   const sources = rolloutSources(options.runDir, name);
   const checks: QualitySummary["checks"] = Object.fromEntries(ALL_CHECK_IDS.filter((id) => !ignored.includes(id)).map((id) => [id, { scope: id.startsWith("task_") ? "task" : id.startsWith("run_") ? "run" : "rollout", unhealthy: 0, unobserved: 0 }]));
   const verdicts = new FileWriter(path.join(options.runDir, "rollout_verdicts.jsonl"));
-  const seen = new Map<string, string>();
+  // Where each identity was first seen: source number × 2^32 + line (a locator string only when a duplicate needs it).
+  const seen = new IdentityMap();
   const tasks = new Map<number, { repeats: number; bad: number }>();
   const counts = { checked: 0, healthy: 0, unhealthy: 0, unobserved: 0 };
-  for (const source of sources) {
-    const shown = source === "-" ? "<stdin>" : source;
-    for await (const { text, line } of readLines(source)) {
-      if (text.trim() === "") continue;
-      const findings: Finding[] = [];
-      let lacking = false;
-      let row: Row | undefined;
-      try {
-        const v = JSON.parse(text);
-        if (v && typeof v === "object" && !Array.isArray(v)) row = v as Row;
-      } catch {}
-      const record = (f: Finding) => {
-        findings.push(f);
-        if (checks[f.check]) checks[f.check]!.unhealthy++;
-      };
-      if (!row) {
-        if (checks.record_unreadable) record({ check: "record_unreadable", subject: "record", locator: `${shown}:${line}`, evidence: {} });
-      } else {
-        const key = `${row._ng_task_index ?? 0}:${row._ng_rollout_index ?? 0}`;
-        const first = seen.get(key);
-        if (first && checks.record_duplicate_identity) record({ check: "record_duplicate_identity", subject: "record", locator: `${shown}:${line}`, evidence: { first: first } });
-        if (!first) seen.set(key, `${shown}:${line}`);
-        for (const check of active) {
-          const result = check.run(row);
-          if ("unobserved" in result) {
-            lacking = true;
-            checks[check.id]!.unobserved++;
-          } else for (const f of result.unhealthy) record(f);
+  const shownSources = sources.map((source) => (source === "-" ? "<stdin>" : source));
+  const duplicateCheck = checks.record_duplicate_identity;
+  for (let s = 0; s < sources.length; s++) {
+    const shown = shownSources[s]!;
+    for await (const batch of readLineBatches(sources[s]!)) {
+      let out = "";
+      for (const { text, line } of batch) {
+        let row: Row | undefined;
+        try {
+          const v = JSON.parse(text);
+          if (v && typeof v === "object" && !Array.isArray(v)) row = v as Row;
+        } catch {
+          if (text.trim() === "") continue;
         }
+        const findings: Finding[] = [];
+        let lacking = false;
+        let duplicate = false;
+        if (!row) {
+          if (checks.record_unreadable) record(checks, findings, { check: "record_unreadable", subject: "record", locator: `${shown}:${line}`, evidence: {} });
+        } else {
+          const id = identity(row._ng_task_index, row._ng_rollout_index);
+          const first = seen.get(id);
+          if (first === undefined) seen.add(id, s * 4294967296 + line);
+          else if (duplicateCheck) {
+            duplicate = true;
+            const where = `${shownSources[Math.floor(first / 4294967296)]}:${first % 4294967296}`;
+            record(checks, findings, { check: "record_duplicate_identity", subject: "record", locator: `${shown}:${line}`, evidence: { first: where } });
+          }
+          for (const check of active) {
+            const result = check.run(row);
+            if ("unobserved" in result) {
+              lacking = true;
+              checks[check.id]!.unobserved++;
+            } else for (const f of result.unhealthy) record(checks, findings, f);
+          }
+        }
+        const verdict: Verdict = findings.length ? "unhealthy" : lacking ? "unobserved" : "healthy";
+        counts.checked++;
+        counts[verdict]++;
+        const task = Number(row?._ng_task_index ?? NaN);
+        // A duplicate row is not another repeat of its task.
+        if (row && Number.isFinite(task) && !duplicate) {
+          let t = tasks.get(task);
+          if (!t) tasks.set(task, (t = { repeats: 0, bad: 0 }));
+          t.repeats++;
+          if (verdict === "unhealthy" || row.reward === undefined || row.reward === null) t.bad++;
+        }
+        out += verdictLine(row, verdict, findings);
       }
-      const verdict: Verdict = findings.length ? "unhealthy" : lacking ? "unobserved" : "healthy";
-      counts.checked++;
-      counts[verdict]++;
-      const task = Number(row?._ng_task_index ?? NaN);
-      // A duplicate row is not another repeat of its task.
-      if (row && Number.isFinite(task) && !findings.some((f) => f.check === "record_duplicate_identity")) {
-        const t = tasks.get(task) ?? { repeats: 0, bad: 0 };
-        t.repeats++;
-        if (verdict === "unhealthy" || row.reward === undefined || row.reward === null) t.bad++;
-        tasks.set(task, t);
-      }
-      verdicts.write(`${JSON.stringify({ _ng_task_index: row?._ng_task_index ?? null, _ng_rollout_index: row?._ng_rollout_index ?? null, rollout_id: row ? `${row._ng_task_index ?? 0}:${row._ng_rollout_index ?? 0}` : null, verdict, findings })}\n`);
+      verdicts.write(out);
     }
   }
   verdicts.commit();
@@ -138,25 +148,45 @@ export async function healthCheck(options: HealthCheckOptions): Promise<QualityS
 }
 
 /** Materialized rollouts found neither in the output nor in the failure sidecar; null without materialized inputs. */
-async function missingRollouts(rolloutsPath: string, seen: Map<string, string>): Promise<number | null> {
+async function missingRollouts(rolloutsPath: string, seen: IdentityMap): Promise<number | null> {
   const inputs = siblingPath(rolloutsPath, "_materialized_inputs", ".jsonl");
   if (!fs.existsSync(inputs)) return null;
   const failures = siblingPath(rolloutsPath, "_failures", ".jsonl");
-  const failed = new Set<string>();
+  const failed = new IdentityMap();
   if (fs.existsSync(failures)) {
-    for await (const { text } of readLines(failures)) {
-      try {
-        const r = JSON.parse(text) as Row;
-        failed.add(`${r._ng_task_index ?? 0}:${r._ng_rollout_index ?? 0}`);
-      } catch {}
+    for await (const batch of readLineBatches(failures)) {
+      for (const { text } of batch) {
+        try {
+          const r = JSON.parse(text) as Row;
+          failed.add(identity(r._ng_task_index, r._ng_rollout_index), 1);
+        } catch {}
+      }
     }
   }
   let missing = 0;
-  for await (const { text } of readLines(inputs)) {
-    if (text.trim() === "") continue;
-    const r = JSON.parse(text) as Row;
-    const key = `${r._ng_task_index ?? 0}:${r._ng_rollout_index ?? 0}`;
-    if (!seen.has(key) && !failed.has(key)) missing++;
+  for await (const batch of readLineBatches(inputs)) {
+    for (const { text } of batch) {
+      if (text.trim() === "") continue;
+      const r = JSON.parse(text) as Row;
+      const key = identity(r._ng_task_index, r._ng_rollout_index);
+      if (!seen.has(key) && !failed.has(key)) missing++;
+    }
   }
   return missing;
+}
+
+/** Counts a finding against its check (when the check is active) and keeps it with the row's findings. */
+function record(checks: QualitySummary["checks"], findings: Finding[], f: Finding): void {
+  findings.push(f);
+  if (checks[f.check]) checks[f.check]!.unhealthy++;
+}
+
+/** One `rollout_verdicts.jsonl` line: JSON.stringify of {_ng_task_index, _ng_rollout_index, rollout_id, verdict, findings}. */
+function verdictLine(row: Row | undefined, verdict: Verdict, findings: Finding[]): string {
+  const tail = `"verdict":"${verdict}","findings":${findings.length ? JSON.stringify(findings) : "[]"}}\n`;
+  if (!row) return `{"_ng_task_index":null,"_ng_rollout_index":null,"rollout_id":null,${tail}`;
+  const task = row._ng_task_index;
+  const rollout = row._ng_rollout_index;
+  if (typeof task === "number" && typeof rollout === "number") return `{"_ng_task_index":${task},"_ng_rollout_index":${rollout},"rollout_id":"${task}:${rollout}",${tail}`;
+  return `{"_ng_task_index":${JSON.stringify(task ?? null)},"_ng_rollout_index":${JSON.stringify(rollout ?? null)},"rollout_id":${JSON.stringify(`${task ?? 0}:${rollout ?? 0}`)},${tail}`;
 }

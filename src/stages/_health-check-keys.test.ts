@@ -1,0 +1,22 @@
+import { expect, test } from "bun:test";
+import { identity, IdentityMap } from "./_health-check-keys.ts";
+
+test("identities equal exactly when NeMo Gym's `task:rollout` strings are equal", () => {
+  const values: unknown[] = [0, 1, 3, -0, 1.5, -2, 2 ** 32, 2 ** 20, 1e21, "3", "03", "x", true, null, undefined, { a: 1 }];
+  const text = (v: unknown) => `${v ?? 0}`;
+  for (const t of values) for (const r of values) for (const t2 of values) for (const r2 of [0, 3, "3", null]) {
+    const same = `${text(t)}:${text(r)}` === `${text(t2)}:${text(r2)}`;
+    expect(identity(t, r) === identity(t2, r2)).toBe(same);
+  }
+});
+
+test("the identity map holds a million numeric identities and string ones beside them", () => {
+  const map = new IdentityMap();
+  for (let t = 0; t < 125_000; t++) for (let r = 0; r < 8; r++) map.add(identity(t, r), t * 8 + r);
+  map.add(identity("x", 0), -5);
+  expect(map.get(identity(124_999, 7))).toBe(999_999);
+  expect(map.get(identity("7", "1"))).toBe(57);
+  expect(map.get(identity("x", null))).toBe(-5);
+  expect(map.has(identity(125_000, 0))).toBe(false);
+  expect(map.has(identity(0, 8))).toBe(false);
+});
