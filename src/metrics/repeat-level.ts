@@ -30,41 +30,64 @@ function seriesStats(values: number[]) {
  * `missing_count`, then per column (alphabetical) mean/median/std/sem/min/max/p25/p75 and a 95 % t-interval.
  */
 export function repeatLevelMetrics(src: RepeatSource, warn: (message: string) => void = () => {}): Array<Record<string, unknown>> {
-  const byRepeat = new Map<number, number[]>();
-  const allTasks = new Set<number>();
-  for (let i = 0; i < src.rows.length; i++) {
+  const n = src.rows.length;
+  const tasks = new Float64Array(n);
+  const rollouts = new Float64Array(n);
+  const repeatKeys = new Set<number>();
+  let sortedByTask = true;
+  for (let i = 0; i < n; i++) {
     const row = src.rows[i]!;
-    allTasks.add(src.taskOf(row));
-    const r = src.rolloutOf(row);
-    let list = byRepeat.get(r);
-    if (!list) byRepeat.set(r, (list = []));
-    list.push(row);
+    tasks[i] = src.taskOf(row);
+    rollouts[i] = src.rolloutOf(row);
+    repeatKeys.add(rollouts[i]!);
+    if (!(tasks[i]! >= (i > 0 ? tasks[i - 1]! : -Infinity))) sortedByTask = false;
   }
-  if (byRepeat.size < 2) return [];
+  if (repeatKeys.size < 2) return [];
   const columns = src.table.columns.map((name, c) => ({ name, c })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const allTasks = distinctCount(tasks, n, sortedByTask);
   const out: Array<Record<string, unknown>> = [];
   let incomplete = 0;
-  for (const r of [...byRepeat.keys()].sort((a, b) => a - b)) {
-    const rows = byRepeat.get(r)!;
-    const present = new Set(rows.map((row) => src.taskOf(row))).size;
-    const entry: Record<string, unknown> = { _ng_rollout_index: r, sample_count: present, missing_count: allTasks.size - present };
-    if (allTasks.size > present) incomplete++;
+  // Scratch reused by every repeat and column: typed arrays, no per-value garbage.
+  const picked = new Int32Array(n);
+  const pickedTasks = new Float64Array(n);
+  const values = new Float64Array(n);
+  const scratch = new Float64Array(n);
+  for (const r of [...repeatKeys].sort((a, b) => a - b)) {
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const x = rollouts[i]!;
+      if (x === r || (x !== x && r !== r)) (pickedTasks[m] = tasks[i]!), (picked[m++] = src.rows[i]!);
+    }
+    const present = distinctCount(pickedTasks, m, sortedByTask);
+    const entry: Record<string, unknown> = { _ng_rollout_index: r, sample_count: present, missing_count: allTasks - present };
+    if (allTasks > present) incomplete++;
     for (const { name, c } of columns) {
       const column = src.table.column(c);
-      const values = rows.map((row) => column[row]!).filter((x) => !Number.isNaN(x));
-      if (values.length === 0) continue;
-      const s = seriesStats(values);
-      const sem = s.std / Math.sqrt(s.n);
-      entry[`mean/${name}`] = pyFloat(s.mean);
-      entry[`median/${name}`] = pyFloat(median(s.sorted));
-      entry[`std/${name}`] = pyFloat(s.std);
+      let k = 0;
+      for (let i = 0; i < m; i++) {
+        const x = column[picked[i]!]!;
+        if (!Number.isNaN(x)) values[k++] = x;
+      }
+      if (k === 0) continue;
+      const mean = pairwiseSum(values, 0, k) / k;
+      let std = 0;
+      if (k > 1) {
+        for (let i = 0; i < k; i++) scratch[i] = (mean - values[i]!) * (mean - values[i]!);
+        std = Math.sqrt(pairwiseSum(scratch, 0, k) / (k - 1));
+      }
+      scratch.set(values.subarray(0, k));
+      const sorted = scratch.subarray(0, k).sort();
+      const sem = std / Math.sqrt(k);
+      entry[`mean/${name}`] = pyFloat(mean);
+      entry[`median/${name}`] = pyFloat(median(sorted));
+      entry[`std/${name}`] = pyFloat(std);
       entry[`sem/${name}`] = pyFloat(sem);
-      entry[`min/${name}`] = pyFloat(s.sorted[0]!);
-      entry[`max/${name}`] = pyFloat(s.sorted[s.n - 1]!);
-      entry[`p25/${name}`] = pyFloat(percentileLinear(s.sorted, 0.25));
-      entry[`p75/${name}`] = pyFloat(percentileLinear(s.sorted, 0.75));
-      const ci = tInterval(s.mean, sem, s.n);
-      if (s.n > 1 && sem === 0) warn(`repeat ${r}: ${name} is identical in all ${s.n} tasks, so its confidence interval collapses to a point`);
+      entry[`min/${name}`] = pyFloat(sorted[0]!);
+      entry[`max/${name}`] = pyFloat(sorted[k - 1]!);
+      entry[`p25/${name}`] = pyFloat(percentileLinear(sorted, 0.25));
+      entry[`p75/${name}`] = pyFloat(percentileLinear(sorted, 0.75));
+      const ci = tInterval(mean, sem, k);
+      if (k > 1 && sem === 0) warn(`repeat ${r}: ${name} is identical in all ${k} tasks, so its confidence interval collapses to a point`);
       if (ci) [entry[`ci_low_95/${name}`], entry[`ci_high_95/${name}`]] = [pyFloat(ci[0]), pyFloat(ci[1])];
     }
     out.push(entry);
@@ -73,6 +96,18 @@ export function repeatLevelMetrics(src: RepeatSource, warn: (message: string) =>
     warn(`${incomplete} repeat(s) are missing rollouts for some tasks: repeat-level statistics come from unequal sample sizes and may not be comparable`);
   }
   return out;
+}
+
+/** How many distinct values (a Set's count: NaN once, −0 = 0) the first n hold; sorted input needs no Set. */
+function distinctCount(values: Float64Array, n: number, sorted: boolean): number {
+  if (!sorted) {
+    const set = new Set<number>();
+    for (let i = 0; i < n; i++) set.add(values[i]!);
+    return set.size;
+  }
+  let count = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || values[i] !== values[i - 1]) count++;
+  return count;
 }
 
 /** The cross-repeat keys merged into agent_metrics: mean/median/se and a 95 % interval of every per-repeat `mean/…`. */

@@ -262,8 +262,13 @@ export class RolloutTable {
     return c;
   }
 
-  private grow(): void {
-    this.capacity *= 2;
+  /** Makes room for `rows` rows in all (e.g. estimated from file sizes), so the arrays are not regrown. */
+  reserve(rows: number): void {
+    if (rows > this.capacity) this.grow(rows);
+  }
+
+  private grow(to = this.capacity * 2): void {
+    this.capacity = to;
     const grown = (old: Float64Array, fill: number) => {
       const next = new Float64Array(this.capacity);
       if (fill !== 0) next.fill(fill, old.length);

@@ -1,53 +1,126 @@
 /** Per-row bookkeeping of the analysis stages in typed arrays: where each row came from (file, line, bytes) and its agent. */
 
-/** Growable columns of small numbers, one entry per row in read order (≈ 24 bytes a row; 40 with keys). */
+export interface RowIndexOptions {
+  /** Keep where each row's bytes are (to copy or re-read rows). */
+  bytes?: boolean;
+  agent?: boolean;
+  /** Keep (task, rollout) keys (when no RolloutTable holds them). */
+  keys?: boolean;
+}
+
+/**
+ * Per-row bookkeeping in read order, a few bytes a row: byte length and the gap since the previous row
+ * (offsets are rebuilt when needed), agent id, optional keys. Files and line numbers are kept as ranges
+ * (a row's line moves only past blank lines), not per row. Retained bytes matter twice: the JS engine
+ * lets garbage grow in proportion to what is kept alive.
+ */
 export class RowIndex {
   rows = 0;
-  file = new Int32Array(1024);
-  line = new Int32Array(1024);
-  offset = new Float64Array(1024);
-  length = new Int32Array(1024);
-  agent = new Int32Array(1024);
-  /** (task, rollout) keys, kept only when constructed `withKeys`. */
+  length: Int32Array;
+  agent: Int32Array;
   task: Float64Array;
   rollout: Float64Array;
+  private gap: Uint8Array;
+  private readonly bigGaps = new Map<number, number>();
+  private readonly fileStarts: number[] = [];
+  private readonly lineMarks: number[] = []; // pairs: row, line
+  private lastFile = -1;
+  private lastLine = 0;
+  private lastEnd = 0;
+  private capacity = 1024;
 
-  constructor(private readonly withKeys = false) {
-    this.task = new Float64Array(withKeys ? 1024 : 0);
-    this.rollout = new Float64Array(withKeys ? 1024 : 0);
+  constructor(private readonly options: RowIndexOptions = {}) {
+    const n = (on: boolean | undefined) => (on ? this.capacity : 0);
+    this.length = new Int32Array(n(options.bytes));
+    this.gap = new Uint8Array(n(options.bytes));
+    this.agent = new Int32Array(n(options.agent));
+    this.task = new Float64Array(n(options.keys));
+    this.rollout = new Float64Array(n(options.keys));
   }
 
-  push(file: number, line: number, offset: number, length: number, agent: number, task = 0, rollout = 0): number {
-    if (this.rows === this.file.length) this.grow();
+  push(file: number, line: number, offset: number, length: number, agent = -1, task = 0, rollout = 0): number {
+    if (this.rows === this.capacity) this.grow(this.capacity * 2);
     const r = this.rows++;
-    this.file[r] = file;
-    this.line[r] = line;
-    this.offset[r] = offset;
-    this.length[r] = length;
-    this.agent[r] = agent;
-    if (this.withKeys) {
+    if (file !== this.lastFile) {
+      this.fileStarts.push(r);
+      this.lastFile = file;
+      this.lastEnd = 0;
+      this.lineMarks.push(r, line);
+    } else if (line !== this.lastLine + 1) this.lineMarks.push(r, line);
+    this.lastLine = line;
+    if (this.options.bytes) {
+      const gap = offset - this.lastEnd;
+      if (gap < 255) this.gap[r] = gap;
+      else (this.gap[r] = 255), this.bigGaps.set(r, gap);
+      this.length[r] = length;
+      this.lastEnd = offset + length;
+    }
+    if (this.options.agent) this.agent[r] = agent;
+    if (this.options.keys) {
       this.task[r] = task;
       this.rollout[r] = rollout;
     }
     return r;
   }
 
-  private grow(): void {
-    const n = this.file.length * 2;
-    const more = <T extends Int32Array | Float64Array>(a: T): T => {
+  /** The file (index) of a row. */
+  fileOf(r: number): number {
+    return upperBound(this.fileStarts, r, 1) - 1;
+  }
+
+  /** The line number of a row in its file. */
+  lineOf(r: number): number {
+    const mark = upperBound(this.lineMarks, r, 2) - 1;
+    return this.lineMarks[mark * 2 + 1]! + (r - this.lineMarks[mark * 2]!);
+  }
+
+  /** Every row's file, offset and length (rebuilt, for copying rows). */
+  locations(): { file: Int32Array; offset: Float64Array; length: Int32Array } {
+    const file = new Int32Array(this.rows);
+    const offset = new Float64Array(this.rows);
+    let f = -1;
+    let end = 0;
+    for (let r = 0; r < this.rows; r++) {
+      if (f + 1 < this.fileStarts.length && this.fileStarts[f + 1] === r) (f++, (end = 0));
+      const gap = this.gap[r] === 255 ? this.bigGaps.get(r)! : this.gap[r]!;
+      offset[r] = end + gap;
+      end = offset[r]! + this.length[r]!;
+      file[r] = f;
+    }
+    return { file, offset, length: this.length };
+  }
+
+  /** Makes room for `rows` rows (e.g. estimated from file sizes), so the arrays are not regrown. */
+  reserve(rows: number): void {
+    if (rows > this.capacity) this.grow(rows);
+  }
+
+  private grow(n: number): void {
+    this.capacity = n;
+    const more = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
       if (a.length === 0) return a;
       const b = new (a.constructor as new (n: number) => T)(n);
       b.set(a);
       return b;
     };
-    this.file = more(this.file);
-    this.line = more(this.line);
-    this.offset = more(this.offset);
     this.length = more(this.length);
+    this.gap = more(this.gap);
     this.agent = more(this.agent);
     this.task = more(this.task);
     this.rollout = more(this.rollout);
   }
+}
+
+/** The number of entries (of `stride`-sized records, keyed by their first number) that are ≤ x. */
+function upperBound(sorted: number[], x: number, stride: number): number {
+  let lo = 0;
+  let hi = sorted.length / stride;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid * stride]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Small ids for repeated names (agents), in first-seen order. */

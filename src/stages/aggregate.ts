@@ -87,8 +87,10 @@ interface Scan {
 }
 
 async function scanShards(files: string[], shown: string[], options: AggregateStageOptions): Promise<Scan> {
-  const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE }), index: new RowIndex(), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null };
+  const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE }), index: new RowIndex({ bytes: true, agent: true }), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null };
   const { table, index, agents } = scan;
+  const totalBytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
+  let reserved = false;
   for (let s = 0; s < files.length; s++) {
     const hash = createHash("sha256");
     let rows = 0;
@@ -122,6 +124,14 @@ async function scanShards(files: string[], shown: string[], options: AggregateSt
         index.push(s, batch.firstLine + i, offsets[i]!, lengths[i]!, agent);
         if (scan.hooked && agent >= 0) scan.hooked[r] = stripForAggregate(row);
         rows++;
+      }
+      if (!reserved && rows > 0) {
+        // Size the per-row arrays once from the first chunk's bytes per row: growing by doubling leaves garbage behind.
+        reserved = true;
+        const perRow = (offsets[texts.length - 1]! + lengths[texts.length - 1]! - offsets[0]!) / texts.length;
+        const estimate = Math.ceil((totalBytes / Math.max(perRow, 1)) * 1.05) + 1024;
+        table.reserve(estimate);
+        index.reserve(estimate);
       }
     }
     scan.sources.push({ path: shown[s]!, rows, size: fs.statSync(files[s]!).size, sha256: hash.digest("hex") });
@@ -176,10 +186,11 @@ function writeMerged(target: string, files: string[], scan: Scan, order: Int32Ar
   const text = new LineReader();
   const encoder = new TextEncoder();
   try {
-    const runs = readRuns(table.task, table.rollout, index.file, index.rows);
-    readRowsInOrder(files, index, runs, order, (bytes, start, end, row) => {
-      if (!scan.lossy.has(index.file[row]!)) return out.line(bytes, start, end);
-      const line = encoder.encode(text.read(files[index.file[row]!]!, index.offset[row]!, index.length[row]!));
+    const where = index.locations();
+    const runs = readRuns(table.task, table.rollout, where.file, index.rows);
+    readRowsInOrder(files, where, runs, order, (bytes, start, end, row) => {
+      if (!scan.lossy.has(where.file[row]!)) return out.line(bytes, start, end);
+      const line = encoder.encode(text.read(files[where.file[row]!]!, where.offset[row]!, where.length[row]!));
       out.line(line, 0, line.length);
     });
     out.commit();
@@ -211,7 +222,8 @@ function rowsByAgent(order: Int32Array, agentOf: Int32Array, agents: number): Ma
 
 function checkDuplicates(order: Int32Array, scan: Scan, shown: string[]): void {
   const { task, rollout } = scan.table;
-  const { agent, file, line } = scan.index;
+  const { index } = scan;
+  const { agent } = index;
   for (let i = 0; i < order.length; ) {
     let j = i + 1;
     while (j < order.length && task[order[j]!] === task[order[i]!] && rollout[order[j]!] === rollout[order[i]!]) j++;
@@ -223,7 +235,7 @@ function checkDuplicates(order: Int32Array, scan: Scan, shown: string[]): void {
         const who = agent[x]! >= 0 ? `agent ${scan.agents.names[agent[x]!]}` : "rows without an agent";
         throw new GymError(
           "E_INPUT_SCHEMA",
-          `Rollout (${TASK_INDEX}=${task[x]}, ${ROLLOUT_INDEX}=${rollout[x]}) of ${who} appears twice: ${shown[file[x]!]}:${line[x]} and ${shown[file[y]!]}:${line[y]}`,
+          `Rollout (${TASK_INDEX}=${task[x]}, ${ROLLOUT_INDEX}=${rollout[x]}) of ${who} appears twice: ${shown[index.fileOf(x)]}:${index.lineOf(x)} and ${shown[index.fileOf(y)]}:${index.lineOf(y)}`,
           { hint: "Shards of one run must carry globally unique task indices; aggregate separate runs separately (or re-stamp _ng_task_index)." },
         );
       }

@@ -67,7 +67,8 @@ async function indexFile(source: string, what: string, needAgent: boolean): Prom
   if (source !== "-" && !fs.existsSync(source)) {
     throw new GymError("E_INPUT_NOT_FOUND", `Input file not found: '${source}' (${what}). Check the path is spelled correctly.`);
   }
-  const k: Keyed = { file, shown, index: new RowIndex(true), agents: new NameIds(), table: needAgent ? null : new RolloutTable() };
+  const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable() };
+  let reserved = false;
   for await (const batch of scanLineBatches(file)) {
     const { texts, offsets, lengths } = batch;
     for (let i = 0; i < texts.length; i++) {
@@ -94,18 +95,26 @@ async function indexFile(source: string, what: string, needAgent: boolean): Prom
       k.index.push(0, line, offsets[i]!, lengths[i]!, needAgent ? k.agents.id(agent as string) : -1, row[TASK_INDEX] as number, row[ROLLOUT_INDEX] as number);
       k.table?.add(typeRolloutRow(text, row));
     }
+    if (!reserved && texts.length > 0) {
+      // Size the per-row arrays once from the first chunk's bytes per row: growing by doubling leaves garbage behind.
+      reserved = true;
+      const perRow = (offsets[texts.length - 1]! + lengths[texts.length - 1]! - offsets[0]!) / texts.length;
+      const estimate = Math.ceil((fs.statSync(file).size / Math.max(perRow, 1)) * 1.05) + 1024;
+      k.index.reserve(estimate);
+      k.table?.reserve(estimate);
+    }
   }
   return k;
 }
 
 function sortKeys(k: Keyed, what: string): Int32Array {
-  const { task, rollout, line } = k.index;
+  const { task, rollout } = k.table ?? k.index;
   const order = sortedOrder(task, rollout, k.index.rows);
   for (let i = 1; i < order.length; i++) {
     const a = order[i - 1]!;
     const b = order[i]!;
     if (task[a] === task[b] && rollout[a] === rollout[b]) {
-      throw new GymError("E_INPUT_SCHEMA", `Duplicate ${what} row for rollout key (${task[a]}, ${rollout[a]}): ${k.shown}:${line[a]} and line ${line[b]}`);
+      throw new GymError("E_INPUT_SCHEMA", `Duplicate ${what} row for rollout key (${task[a]}, ${rollout[a]}): ${k.shown}:${k.index.lineOf(a)} and line ${k.index.lineOf(b)}`);
     }
   }
   return order;
@@ -122,7 +131,7 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
   const results = await indexFile(options.rollouts, "--rollouts", false);
   const io = sortKeys(inputs, "materialized input");
   const ro = sortKeys(results, "result");
-  const it = inputs.index.task, ir = inputs.index.rollout, rt = results.index.task, rr = results.index.rollout;
+  const it = inputs.index.task, ir = inputs.index.rollout, rt = results.table!.task, rr = results.table!.rollout;
   // Every rollout row must match an input row (else it is extra), so the matched rows are `ro` itself.
   const inputOf = new Int32Array(ro.length);
   let matched = 0;
@@ -198,8 +207,9 @@ async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: I
   const decoder = new TextDecoder();
   let t = 0;
   try {
-    const runs = readRuns(inputs.index.task, inputs.index.rollout, inputs.index.file, inputs.index.rows);
-    readRowsInOrder([inputs.file], inputs.index, runs, samples, (bytes, start, end) => {
+    const where = inputs.index.locations();
+    const runs = readRuns(inputs.index.task, inputs.index.rollout, where.file, inputs.index.rows);
+    readRowsInOrder([inputs.file], where, runs, samples, (bytes, start, end) => {
       const sample = sampleText(decoder.decode(bytes.subarray(start, end)));
       const from = starts[t]!;
       const to = t + 1 < starts.length ? starts[t + 1]! : rows.length;
