@@ -59,6 +59,15 @@ export function runKeys(resolved: Record<string, unknown>): RunKeys {
   return keys as RunKeys;
 }
 
+/** Rollouts in flight when neither bound is set (NeMo Gym would start every rollout at once). */
+export const DEFAULT_CONCURRENCY = 256;
+
+/** `num_samples_in_parallel` and `max_resident_rollout_tasks` both bound the rollouts in flight: the smaller wins. */
+export function concurrencyOf(keys: RunKeys): number {
+  const bounds = [keys.num_samples_in_parallel, keys.max_resident_rollout_tasks].filter((n): n is number => typeof n === "number");
+  return bounds.length > 0 ? Math.min(...bounds) : DEFAULT_CONCURRENCY;
+}
+
 /** A server instance as collection sees it: name, type and its resolved block. */
 export interface InstanceBlock {
   name: string;

@@ -12,7 +12,7 @@ export async function evalRun({ options, noServe, output }: EvalRunInput): Promi
   const { componentRoots, resolveConfig, toYaml, isMapping } = await import("../../config/index.ts");
   const { ServerRegistry } = await import("../../servers/registry.ts");
   const { registryFromHeadServer } = await import("../../servers/remote.ts");
-  const { agentNames, collectionSettings, inputDataset, runKeys } = await import("../../run/setup.ts");
+  const { agentNames, collectionSettings, concurrencyOf, inputDataset, runKeys } = await import("../../run/setup.ts");
   const { materialize } = await import("../../stages/materialize.ts");
   const { runCollection } = await import("../../run/collection.ts");
   const { printSummary } = await import("../../run/summary.ts");
@@ -75,7 +75,7 @@ export async function evalRun({ options, noServe, output }: EvalRunInput): Promi
       settings: collectionSettings(keys, instances),
       agents: registry,
       stdoutRows,
-      concurrency: keys.num_samples_in_parallel ?? Math.min(keys.max_resident_rollout_tasks ?? 256, 256),
+      concurrency: concurrencyOf(keys),
       resume: !!keys.resume_from_cache,
       allowUnsafeResume: keys.allow_unsafe_resume,
       routeFailuresToSidecar: keys.route_failures_to_sidecar,
