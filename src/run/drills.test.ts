@@ -55,6 +55,38 @@ describe("kill drill", () => {
   }, 120_000);
 });
 
+describe("scoring options", () => {
+  test("a spent dispatch budget starts nothing: rows are 'not started', evidence only with record_omitted_rollouts, exit 1", async () => {
+    const out = join(dir, "budget", "r.jsonl");
+    const r = await gym(runArgs(out, ["--limit", "5", "--concurrency", "2", "+dispatch_budget_s=0", "+record_omitted_rollouts=true"]), { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("20 not started (dispatch budget)");
+    const evidence = lines(out.replace(/\.jsonl$/, "_failures.jsonl"));
+    expect(evidence.length).toBe(20);
+    expect(evidence[0]).toMatchObject({ _ng_dispatch_drained: true, _ng_no_persist: true, _ng_failure_class: "cancelled" });
+    // Drained rows are not attempts: a resume with a budget runs them all.
+    const resumed = await gym(runArgs(out, ["--limit", "5", "--concurrency", "2", "--resume", "+record_omitted_rollouts=true"]), { cwd: dir });
+    expect(resumed.code).toBe(0);
+    expect(lines(out).length).toBe(20);
+  }, 60_000);
+
+  test("count_failure_classes_as_zero and count_missing_rollouts_as_zero score zeros without writing them", async () => {
+    const out = join(dir, "zeros", "r.jsonl");
+    const failing = [`${mock}.error_rate=0.5`, "+route_failures_to_sidecar=true", "--limit", "10", "--concurrency", "4"];
+    const plain = await gym(runArgs(out, failing), { cwd: dir });
+    expect(plain.code).toBe(0);
+    const succeeded = lines(out).length;
+    const failed = lines(out.replace(/\.jsonl$/, "_failures.jsonl")).length;
+    expect(succeeded + failed).toBe(40);
+    expect(failed).toBeGreaterThan(0);
+    const again = await gym(runArgs(out, [...failing, "--resume", "+count_failure_classes_as_zero=[agent_run_error]"]), { cwd: dir });
+    expect(again.stderr).toMatch(/Coverage: 40 of 40 rollouts scored \(\d+ succeeded, \d+ failures counted as 0\)/);
+    expect(lines(out).length + lines(out.replace(/\.jsonl$/, "_failures.jsonl")).filter((f) => !f._ng_attempt_index).length).toBeGreaterThanOrEqual(40);
+    const metrics = JSON.parse(readFileSync(out.replace(/\.jsonl$/, "_aggregate_metrics.json"), "utf8"));
+    expect(metrics[0].agent_metrics["mean/reward"]).toBeLessThanOrEqual(1);
+  }, 60_000);
+});
+
 describe("run lock", () => {
   test("a second collector on the same output is refused while the first runs; a dead one's lock is taken over", async () => {
     const out = join(dir, "locked", "r.jsonl");
