@@ -117,7 +117,8 @@ export async function* scanLineBatches(file: string, hash?: ReturnType<typeof cr
     lineNo += parts.length;
   };
   const fresh = (): LineBatch => ({ texts: [], firstLine: lineNo + 1, offsets: [], lengths: [], lossy: false });
-  for await (const chunk of readBytes(file)) {
+  // One read buffer for the whole file: whatever outlives a chunk (the line it ends inside) is copied.
+  for await (const chunk of readBytes(file, { reuseBuffer: true })) {
     hash?.update(chunk);
     let from = 0;
     const batch = fresh();
@@ -125,7 +126,7 @@ export async function* scanLineBatches(file: string, hash?: ReturnType<typeof cr
       // The line begun in earlier chunks: join just its bytes.
       const nl = chunk.indexOf(10);
       if (nl === -1) {
-        carry.push(chunk);
+        carry.push(chunk.slice());
         carryBytes += chunk.length;
         continue;
       }
@@ -143,7 +144,7 @@ export async function* scanLineBatches(file: string, hash?: ReturnType<typeof cr
       from = last + 1;
     }
     if (from < chunk.length) {
-      carry.push(chunk.subarray(from));
+      carry.push(chunk.slice(from));
       carryBytes += chunk.length - from;
     }
     if (batch.texts.length > 0) yield batch;

@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { GymError } from "../errors.ts";
-import { readLineBatches } from "../jsonl/lines.ts";
+import { readTextBatches } from "../jsonl/lines.ts";
 import { closeMatches } from "../text/difflib.ts";
 import { FileWriter, siblingPath } from "./_aggregate-files.ts";
 import { ALL_CHECK_IDS, ROLLOUT_CHECKS, type Finding } from "./_health-check-checks.ts";
@@ -71,9 +71,11 @@ export async function healthCheck(options: HealthCheckOptions): Promise<QualityS
   const duplicateCheck = checks.record_duplicate_identity;
   for (let s = 0; s < sources.length; s++) {
     const shown = shownSources[s]!;
-    for await (const batch of readLineBatches(sources[s]!)) {
+    for await (const { texts, first: firstLine } of readTextBatches(sources[s]!)) {
       let out = "";
-      for (const { text, line } of batch) {
+      for (let i = 0; i < texts.length; i++) {
+        const text = texts[i]!;
+        const line = firstLine + i;
         let row: Row | undefined;
         try {
           const v = JSON.parse(text);
@@ -154,8 +156,8 @@ async function missingRollouts(rolloutsPath: string, seen: IdentityMap): Promise
   const failures = siblingPath(rolloutsPath, "_failures", ".jsonl");
   const failed = new IdentityMap();
   if (fs.existsSync(failures)) {
-    for await (const batch of readLineBatches(failures)) {
-      for (const { text } of batch) {
+    for await (const { texts } of readTextBatches(failures)) {
+      for (const text of texts) {
         try {
           const r = JSON.parse(text) as Row;
           failed.add(identity(r._ng_task_index, r._ng_rollout_index), 1);
@@ -164,8 +166,8 @@ async function missingRollouts(rolloutsPath: string, seen: IdentityMap): Promise
     }
   }
   let missing = 0;
-  for await (const batch of readLineBatches(inputs)) {
-    for (const { text } of batch) {
+  for await (const { texts } of readTextBatches(inputs)) {
+    for (const text of texts) {
       if (text.trim() === "") continue;
       const r = JSON.parse(text) as Row;
       const key = identity(r._ng_task_index, r._ng_rollout_index);
