@@ -5,6 +5,7 @@
  */
 import { PyFloat } from "./pyjson.ts";
 import { rolloutInfo, ROLLOUT_INDEX, stripForAggregate, TASK_INDEX } from "./records.ts";
+import { Spool } from "./spool.ts";
 
 type Row = Record<string, unknown>;
 
@@ -57,6 +58,8 @@ interface OddRow {
 export interface RolloutTableOptions {
   /** Top-level fields left out, as `/aggregate_metrics` strips them (aggregate); none for profile. */
   strip?: readonly string[];
+  /** Keep the numbers in a temporary file until `finish()` (while a big file is parsed; see Spool). */
+  spool?: boolean;
 }
 
 const ARRAY_INDEX = /^(0|[1-9][0-9]{0,9})$/;
@@ -97,8 +100,42 @@ export class RolloutTable {
   private stripCheckKeys: string[] = NO_KEYS;
   private stripCheckResult = false;
 
+  private spool: Spool | null;
+
   constructor(options: RolloutTableOptions = {}) {
     this.strip = new Set(options.strip ?? []);
+    this.spool = options.spool ? new Spool() : null;
+  }
+
+  /** Loads spooled rows into exact-size arrays: call once, after the last `add`, before reading. */
+  finish(): void {
+    const spool = this.spool;
+    if (!spool) return;
+    this.spool = null;
+    try {
+      const n = this.rows;
+      this.capacity = Math.max(n, 1);
+      this.task = new Float64Array(this.capacity);
+      this.rollout = new Float64Array(this.capacity);
+      this.shapeOf = new Int32Array(this.capacity);
+      this.data = this.columns.map(() => new Float64Array(this.capacity).fill(NaN));
+      const read = spool.reader();
+      for (let r = 0; r < n; r++) {
+        this.task[r] = read.next();
+        this.rollout[r] = read.next();
+        const s = (this.shapeOf[r] = read.next());
+        const columns = this.shapes[s]!.columns;
+        for (let i = 0; i < columns.length; i++) this.data[columns[i]!]![r] = read.next();
+      }
+    } finally {
+      spool.dispose();
+    }
+  }
+
+  /** Drops a spool left behind by a failed parse. */
+  dispose(): void {
+    this.spool?.dispose();
+    this.spool = null;
   }
 
   /** A column's values for rows [0, rows) (NaN where a row lacks the field). */
@@ -112,12 +149,16 @@ export class RolloutTable {
 
   /** Adds one parsed row (whole-valued floats as PyFloat, see parseRolloutLine). */
   add(row: Row): number {
-    if (this.rows === this.capacity) this.grow();
+    const spool = this.spool;
+    if (!spool && this.rows === this.capacity) this.grow();
     const r = this.rows++;
     const t = row[TASK_INDEX] ?? 0;
     const ro = row[ROLLOUT_INDEX] ?? 0;
-    this.task[r] = indexNumber(t);
-    this.rollout[r] = indexNumber(ro);
+    if (spool) spool.push(indexNumber(t)), spool.push(indexNumber(ro));
+    else {
+      this.task[r] = indexNumber(t);
+      this.rollout[r] = indexNumber(ro);
+    }
     let usage = usageOf(row);
     let keys = Object.keys(row);
     let usageKeys = usage === NO_USAGE ? NO_KEYS : Object.keys(usage);
@@ -152,12 +193,20 @@ export class RolloutTable {
       this.lastUsageKeys = usageKeys;
       this.lastKinds.set(kinds.subarray(0, n));
     }
-    this.shapeOf[r] = s;
     const shape = this.shapes[s]!;
     const { columns, sources } = shape;
-    for (let i = 0; i < columns.length; i++) {
-      const at = sources[i]!;
-      this.data[columns[i]!]![r] = numberOf(at >= 0 ? values[at] : usageValues[-1 - at]);
+    if (spool) {
+      spool.push(s);
+      for (let i = 0; i < columns.length; i++) {
+        const at = sources[i]!;
+        spool.push(numberOf(at >= 0 ? values[at] : usageValues[-1 - at]));
+      }
+    } else {
+      this.shapeOf[r] = s;
+      for (let i = 0; i < columns.length; i++) {
+        const at = sources[i]!;
+        this.data[columns[i]!]![r] = numberOf(at >= 0 ? values[at] : usageValues[-1 - at]);
+      }
     }
     if (shape.info === null) {
       const stats = this.strip.size > 0 ? stripForAggregate(row) : row;
@@ -257,14 +306,14 @@ export class RolloutTable {
     if (c === undefined) {
       c = this.columns.push(k) - 1;
       this.columnIndex.set(k, c);
-      this.data.push(new Float64Array(this.capacity).fill(NaN));
+      this.data.push(this.spool ? new Float64Array(0) : new Float64Array(this.capacity).fill(NaN));
     }
     return c;
   }
 
   /** Makes room for `rows` rows in all (e.g. estimated from file sizes), so the arrays are not regrown. */
   reserve(rows: number): void {
-    if (rows > this.capacity) this.grow(rows);
+    if (!this.spool && rows > this.capacity) this.grow(rows);
   }
 
   private grow(to = this.capacity * 2): void {

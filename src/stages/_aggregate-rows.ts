@@ -1,4 +1,5 @@
 /** Per-row bookkeeping of the analysis stages in typed arrays: where each row came from (file, line, bytes) and its agent. */
+import { Spool } from "../metrics/spool.ts";
 
 export interface RowIndexOptions {
   /** Keep where each row's bytes are (to copy or re-read rows). */
@@ -6,6 +7,8 @@ export interface RowIndexOptions {
   agent?: boolean;
   /** Keep (task, rollout) keys (when no RolloutTable holds them). */
   keys?: boolean;
+  /** Keep the numbers in a temporary file until `finish()` (while a big file is parsed; see Spool). */
+  spool?: boolean;
 }
 
 /**
@@ -29,8 +32,11 @@ export class RowIndex {
   private lastEnd = 0;
   private capacity = 1024;
 
+  private spool: Spool | null;
+
   constructor(private readonly options: RowIndexOptions = {}) {
-    const n = (on: boolean | undefined) => (on ? this.capacity : 0);
+    this.spool = options.spool && (options.bytes || options.agent || options.keys) ? new Spool() : null;
+    const n = (on: boolean | undefined) => (on && !this.spool ? this.capacity : 0);
     this.length = new Int32Array(n(options.bytes));
     this.gap = new Uint8Array(n(options.bytes));
     this.agent = new Int32Array(n(options.agent));
@@ -39,7 +45,8 @@ export class RowIndex {
   }
 
   push(file: number, line: number, offset: number, length: number, agent = -1, task = 0, rollout = 0): number {
-    if (this.rows === this.capacity) this.grow(this.capacity * 2);
+    const spool = this.spool;
+    if (!spool && this.rows === this.capacity) this.grow(this.capacity * 2);
     const r = this.rows++;
     if (file !== this.lastFile) {
       this.fileStarts.push(r);
@@ -50,10 +57,14 @@ export class RowIndex {
     this.lastLine = line;
     if (this.options.bytes) {
       const gap = offset - this.lastEnd;
-      if (gap < 255) this.gap[r] = gap;
-      else (this.gap[r] = 255), this.bigGaps.set(r, gap);
-      this.length[r] = length;
       this.lastEnd = offset + length;
+      if (spool) spool.push(gap), spool.push(length);
+      else this.setBytes(r, gap, length);
+    }
+    if (spool) {
+      if (this.options.agent) spool.push(agent);
+      if (this.options.keys) spool.push(task), spool.push(rollout);
+      return r;
     }
     if (this.options.agent) this.agent[r] = agent;
     if (this.options.keys) {
@@ -61,6 +72,47 @@ export class RowIndex {
       this.rollout[r] = rollout;
     }
     return r;
+  }
+
+  private setBytes(r: number, gap: number, length: number): void {
+    if (gap < 255) this.gap[r] = gap;
+    else (this.gap[r] = 255), this.bigGaps.set(r, gap);
+    this.length[r] = length;
+  }
+
+  /** Loads spooled rows into exact-size arrays: call once, after the last `push`, before reading. */
+  finish(): void {
+    const spool = this.spool;
+    if (!spool) return;
+    this.spool = null;
+    try {
+      const { bytes, agent, keys } = this.options;
+      const n = this.rows;
+      this.capacity = Math.max(n, 1);
+      const size = (on: boolean | undefined) => (on ? this.capacity : 0);
+      this.length = new Int32Array(size(bytes));
+      this.gap = new Uint8Array(size(bytes));
+      this.agent = new Int32Array(size(agent));
+      this.task = new Float64Array(size(keys));
+      this.rollout = new Float64Array(size(keys));
+      const read = spool.reader();
+      for (let r = 0; r < n; r++) {
+        if (bytes) {
+          const gap = read.next();
+          this.setBytes(r, gap, read.next());
+        }
+        if (agent) this.agent[r] = read.next();
+        if (keys) (this.task[r] = read.next()), (this.rollout[r] = read.next());
+      }
+    } finally {
+      spool.dispose();
+    }
+  }
+
+  /** Drops a spool left behind by a failed parse. */
+  dispose(): void {
+    this.spool?.dispose();
+    this.spool = null;
   }
 
   /** The file (index) of a row. */
@@ -92,7 +144,7 @@ export class RowIndex {
 
   /** Makes room for `rows` rows (e.g. estimated from file sizes), so the arrays are not regrown. */
   reserve(rows: number): void {
-    if (rows > this.capacity) this.grow(rows);
+    if (!this.spool && rows > this.capacity) this.grow(rows);
   }
 
   private grow(n: number): void {

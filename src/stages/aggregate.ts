@@ -87,10 +87,21 @@ interface Scan {
 }
 
 async function scanShards(files: string[], shown: string[], options: AggregateStageOptions): Promise<Scan> {
-  const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE }), index: new RowIndex({ bytes: true, agent: true }), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null };
+  const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE, spool: true }), index: new RowIndex({ bytes: true, agent: true, spool: true }), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null };
+  try {
+    await scanInto(scan, files, shown, options);
+    scan.table.finish();
+    scan.index.finish();
+    return scan;
+  } catch (error) {
+    scan.table.dispose();
+    scan.index.dispose();
+    throw error;
+  }
+}
+
+async function scanInto(scan: Scan, files: string[], shown: string[], options: AggregateStageOptions): Promise<void> {
   const { table, index, agents } = scan;
-  const totalBytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
-  let reserved = false;
   for (let s = 0; s < files.length; s++) {
     const hash = createHash("sha256");
     let rows = 0;
@@ -125,19 +136,10 @@ async function scanShards(files: string[], shown: string[], options: AggregateSt
         if (scan.hooked && agent >= 0) scan.hooked[r] = stripForAggregate(row);
         rows++;
       }
-      if (!reserved && rows > 0) {
-        // Size the per-row arrays once from the first chunk's bytes per row: growing by doubling leaves garbage behind.
-        reserved = true;
-        const perRow = (offsets[texts.length - 1]! + lengths[texts.length - 1]! - offsets[0]!) / texts.length;
-        const estimate = Math.ceil((totalBytes / Math.max(perRow, 1)) * 1.05) + 1024;
-        table.reserve(estimate);
-        index.reserve(estimate);
-      }
     }
     scan.sources.push({ path: shown[s]!, rows, size: fs.statSync(files[s]!).size, sha256: hash.digest("hex") });
     options.log?.(`Read ${rows} rollout row(s) from ${shown[s]}`);
   }
-  return scan;
 }
 
 function invalidJson(source: string, line: number, error: unknown): GymError {

@@ -67,8 +67,21 @@ async function indexFile(source: string, what: string, needAgent: boolean): Prom
   if (source !== "-" && !fs.existsSync(source)) {
     throw new GymError("E_INPUT_NOT_FOUND", `Input file not found: '${source}' (${what}). Check the path is spelled correctly.`);
   }
-  const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable() };
-  let reserved = false;
+  const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true, spool: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable({ spool: true }) };
+  try {
+    await scanInto(k, what, needAgent);
+    k.index.finish();
+    k.table?.finish();
+    return k;
+  } catch (error) {
+    k.index.dispose();
+    k.table?.dispose();
+    throw error;
+  }
+}
+
+async function scanInto(k: Keyed, what: string, needAgent: boolean): Promise<void> {
+  const { file, shown } = k;
   for await (const batch of scanLineBatches(file)) {
     const { texts, offsets, lengths } = batch;
     for (let i = 0; i < texts.length; i++) {
@@ -95,16 +108,7 @@ async function indexFile(source: string, what: string, needAgent: boolean): Prom
       k.index.push(0, line, offsets[i]!, lengths[i]!, needAgent ? k.agents.id(agent as string) : -1, row[TASK_INDEX] as number, row[ROLLOUT_INDEX] as number);
       k.table?.add(typeRolloutRow(text, row));
     }
-    if (!reserved && texts.length > 0) {
-      // Size the per-row arrays once from the first chunk's bytes per row: growing by doubling leaves garbage behind.
-      reserved = true;
-      const perRow = (offsets[texts.length - 1]! + lengths[texts.length - 1]! - offsets[0]!) / texts.length;
-      const estimate = Math.ceil((fs.statSync(file).size / Math.max(perRow, 1)) * 1.05) + 1024;
-      k.index.reserve(estimate);
-      k.table?.reserve(estimate);
-    }
   }
-  return k;
 }
 
 function sortKeys(k: Keyed, what: string): Int32Array {
