@@ -1,7 +1,8 @@
 /**
  * Writes group rows (one task's statistics, counts and `rollout_infos`) straight from a RolloutTable as
- * text, byte-identical to `stringifyPython` of the objects NeMo Gym builds — without building them.
+ * UTF-8 bytes, identical to `stringifyPython` of the objects NeMo Gym builds — without building them.
  */
+import { ByteText, utf8 } from "./byte-text.ts";
 import { BASE_STATS } from "./frame.ts";
 import { formatPyFloat, intText, stringifyPython } from "./pyjson.ts";
 import { Kind, type RolloutTable } from "./rollout-table.ts";
@@ -39,42 +40,56 @@ export function numberText(x: number): string {
   return !Number.isFinite(x) ? "null" : Number.isInteger(x) ? intText(x) : formatPyFloat(x);
 }
 
-function indexText(kind: Kind, x: number): string {
-  return kind === Kind.Int ? intText(x) : kind === Kind.Bool ? (x ? "true" : "false") : floatText(x);
-}
-
-/** Python `str()` of an index value, for `rollout_id`. */
-function idText(kind: Kind, x: number): string {
-  return kind === Kind.Int ? String(x) : kind === Kind.Bool ? (x ? "True" : "False") : formatPyFloat(x);
-}
+const OPEN = utf8("{");
+const CLOSE = utf8("}");
+const OPEN_LIST = utf8("[");
+const CLOSE_LIST = utf8("]");
+const COMMA = utf8(",");
+const QUOTE = utf8('"');
+const COLON_IN_ID = utf8(":");
+const TRUE = utf8("true");
+const FALSE = utf8("false");
+const NULL = utf8("null");
 
 export class GroupWriter {
-  private readonly statKeys: string[][];
-  private readonly infoKeys = new Map<number, string[]>();
-  private readonly head: string[];
+  private readonly statKeys: Uint8Array[][];
+  private readonly infoKeys = new Map<number, Uint8Array[]>();
+  private readonly head: Uint8Array[];
+  private readonly taskKey: Uint8Array;
+  private readonly breaks: Uint8Array[];
 
   constructor(private readonly table: RolloutTable, private readonly view: TableView, private readonly layout: Layout) {
     const d1 = layout.nl(1);
-    const key = (k: string) => `,${d1}${JSON.stringify(k)}${layout.colon}`;
+    const key = (k: string) => utf8(`,${d1}${JSON.stringify(k)}${layout.colon}`);
     this.statKeys = BASE_STATS.map((stat) => view.names.map((name) => key(`${stat}/${name}`)));
     this.head = ["sample", "num_rollouts", "expected_num_rollouts", "missing_num_rollouts", "reward_profile_completion_pct", "rollout_infos"].map(key);
+    this.taskKey = utf8(`${d1}${JSON.stringify(TASK_INDEX)}${layout.colon}`);
+    this.breaks = [0, 1, 2, 3].map((d) => utf8(layout.nl(d)));
   }
 
   /** The `_ng_task_index` value of a row as stringifyPython prints it at `depth`. */
-  taskText(row: number, depth: number): string {
+  private task(out: ByteText, row: number, depth: number): void {
     const odd = this.table.odd.get(row);
-    if (odd) return this.layout.value(odd.task, depth);
-    return indexText(this.table.shapes[this.table.shapeOf[row]!]!.taskKind, this.table.task[row]!);
+    if (odd) return out.text(this.layout.value(odd.task, depth));
+    this.index(out, this.table.shapes[this.table.shapeOf[row]!]!.taskKind, this.table.task[row]!);
+  }
+
+  private index(out: ByteText, kind: Kind, x: number): void {
+    if (kind === Kind.Int) out.int(x);
+    else if (kind === Kind.Bool) out.bytes(x ? TRUE : FALSE);
+    else out.text(floatText(x));
   }
 
   /**
    * One task's row of rows[start, end) (table rows in rollout order): `_ng_task_index`, describe,
    * `sample` (already printed at depth 1), counts against `expected`, and the rollout infos.
    */
-  write(rows: ArrayLike<number>, start: number, end: number, sample: string, expected: number): string {
-    const { layout, view } = this;
+  write(out: ByteText, rows: ArrayLike<number>, start: number, end: number, sample: Uint8Array, expected: number): void {
+    const { view } = this;
     const { stats } = view.describe(rows, start, end);
-    let text = `{${layout.nl(1)}${JSON.stringify(TASK_INDEX)}${layout.colon}${this.taskText(rows[start]!, 1)}`;
+    out.bytes(OPEN);
+    out.bytes(this.taskKey);
+    this.task(out, rows[start]!, 1);
     for (let s = 0; s < BASE_STATS.length; s++) {
       const extreme = (s === 1 || s === 2) && view.allInt; // max, min
       const values = stats[s]!;
@@ -82,44 +97,85 @@ export class GroupWriter {
       for (let v = 0; v < values.length; v++) {
         const x = values[v]!;
         if (x !== x) continue;
-        text += keys[v]! + (extreme ? numberText(x) : floatText(x));
+        out.bytes(keys[v]!);
+        if (extreme && Number.isInteger(x)) out.int(x);
+        else out.text(extreme ? numberText(x) : floatText(x));
       }
     }
     const n = end - start;
     const h = this.head;
-    text += `${h[0]}${sample}${h[1]}${intText(n)}${h[2]}${intText(expected)}${h[3]}${intText(expected - n)}${h[4]}${floatText(expected === 0 ? 100 : (100 * n) / expected)}${h[5]}[`;
-    const d2 = layout.nl(2);
-    for (let i = start; i < end; i++) text += `${i > start ? "," : ""}${d2}${this.info(rows[i]!)}`;
-    return `${text}${layout.nl(1)}]${layout.nl(0)}}`;
+    out.bytes(h[0]!);
+    out.bytes(sample);
+    out.bytes(h[1]!);
+    out.int(n);
+    out.bytes(h[2]!);
+    out.int(expected);
+    out.bytes(h[3]!);
+    out.int(expected - n);
+    out.bytes(h[4]!);
+    out.text(floatText(expected === 0 ? 100 : (100 * n) / expected));
+    out.bytes(h[5]!);
+    out.bytes(OPEN_LIST);
+    const d2 = this.breaks[2]!;
+    for (let i = start; i < end; i++) {
+      if (i > start) out.bytes(COMMA);
+      out.bytes(d2);
+      this.info(out, rows[i]!);
+    }
+    out.bytes(this.breaks[1]!);
+    out.bytes(CLOSE_LIST);
+    out.bytes(this.breaks[0]!);
+    out.bytes(CLOSE);
   }
 
   /** One `rollout_infos` item (an object at depth 2). */
-  info(row: number): string {
+  private info(out: ByteText, row: number): void {
     const { table, layout } = this;
     const odd = table.odd.get(row);
-    if (odd) return layout.value(odd.info, 2);
+    if (odd) return out.text(layout.value(odd.info, 2));
     const s = table.shapeOf[row]!;
     const shape = table.shapes[s]!;
     let keys = this.infoKeys.get(s);
     if (!keys) {
       const d3 = layout.nl(3);
-      keys = ["rollout_id", TASK_INDEX, ROLLOUT_INDEX, ...shape.info!.map((f) => f.key)].map((k, i) => `${i ? "," : ""}${d3}${JSON.stringify(k)}${layout.colon}`);
+      keys = ["rollout_id", TASK_INDEX, ROLLOUT_INDEX, ...shape.info!.map((f) => f.key)].map((k, i) => utf8(`${i ? "," : ""}${d3}${JSON.stringify(k)}${layout.colon}`));
       this.infoKeys.set(s, keys);
     }
     const task = table.task[row]!;
     const rollout = table.rollout[row]!;
-    let text = `{${keys[0]}"${idText(shape.taskKind, task)}:${idText(shape.rolloutKind, rollout)}"${keys[1]}${indexText(shape.taskKind, task)}${keys[2]}${indexText(shape.rolloutKind, rollout)}`;
+    out.bytes(OPEN);
+    out.bytes(keys[0]!);
+    out.bytes(QUOTE);
+    this.id(out, shape.taskKind, task);
+    out.bytes(COLON_IN_ID);
+    this.id(out, shape.rolloutKind, rollout);
+    out.bytes(QUOTE);
+    out.bytes(keys[1]!);
+    this.index(out, shape.taskKind, task);
+    out.bytes(keys[2]!);
+    this.index(out, shape.rolloutKind, rollout);
     const fields = shape.info!;
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i]!;
-      let value: string;
-      if (f.kind === Kind.Null) value = "null";
+      out.bytes(keys[i + 3]!);
+      if (f.kind === Kind.Null) out.bytes(NULL);
       else {
         const x = table.value(f.column, row);
-        value = f.kind === Kind.Int ? intText(x) : f.kind === Kind.Bool ? (x ? "true" : "false") : floatText(x);
+        if (f.kind === Kind.Int) out.int(x);
+        else if (f.kind === Kind.Bool) out.bytes(x ? TRUE : FALSE);
+        else out.text(floatText(x));
       }
-      text += keys[i + 3]! + value;
     }
-    return `${text}${layout.nl(2)}}`;
+    out.bytes(this.breaks[2]!);
+    out.bytes(CLOSE);
+  }
+
+  /** Python `str()` of an index value, for `rollout_id`. */
+  private id(out: ByteText, kind: Kind, x: number): void {
+    if (kind === Kind.Int) {
+      // str() of a whole JS number: digits below 1e21, exponent form above (as the reference printed it).
+      if (Math.abs(x) < 1e21 && !Object.is(x, -0)) out.int(x);
+      else out.text(String(x));
+    } else out.text(kind === Kind.Bool ? (x ? "True" : "False") : formatPyFloat(x));
   }
 }

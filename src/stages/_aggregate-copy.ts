@@ -5,14 +5,17 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { ByteText } from "../metrics/byte-text.ts";
 import { fileError } from "../runtime/files.ts";
+
+const NEWLINE = new Uint8Array([10]);
 
 /** Buffered byte output into a temporary file that `commit()` renames over the target. */
 export class ByteWriter {
   private fd: number;
   private readonly tmp: string;
-  private buffer = new Uint8Array(1 << 20);
-  private used = 0;
+  /** Text and bytes to write (flushed to the file as its buffer fills). */
+  readonly out: ByteText;
 
   constructor(readonly target: string) {
     const dir = path.dirname(path.resolve(target));
@@ -23,28 +26,20 @@ export class ByteWriter {
     } catch (error) {
       throw fileError(target, error);
     }
+    this.out = new ByteText((bytes) => {
+      let done = 0;
+      while (done < bytes.length) done += fs.writeSync(this.fd, bytes, done, bytes.length - done);
+    });
   }
 
   /** Appends bytes[start, end) and a newline. */
   line(bytes: Uint8Array, start: number, end: number): void {
-    const n = end - start + 1;
-    if (this.used + n > this.buffer.length) {
-      this.flush();
-      if (n > this.buffer.length) this.buffer = new Uint8Array(n * 2);
-    }
-    this.buffer.set(bytes.subarray(start, end), this.used);
-    this.used += n;
-    this.buffer[this.used - 1] = 10;
-  }
-
-  private flush(): void {
-    let done = 0;
-    while (done < this.used) done += fs.writeSync(this.fd, this.buffer, done, this.used - done);
-    this.used = 0;
+    this.out.bytes(bytes.subarray(start, end));
+    this.out.bytes(NEWLINE);
   }
 
   commit(): void {
-    this.flush();
+    this.out.drain();
     fs.closeSync(this.fd);
     try {
       fs.renameSync(this.tmp, this.target);

@@ -4,6 +4,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { GymError } from "../errors.ts";
 import type { AggregateMetrics } from "../metrics/baseline.ts";
+import { utf8 } from "../metrics/byte-text.ts";
 import { GroupWriter, Layout } from "../metrics/group-render.ts";
 import { acrossRepeatMetrics, repeatLevelMetrics } from "../metrics/repeat-level.ts";
 import { stringifyPython } from "../metrics/pyjson.ts";
@@ -274,35 +275,44 @@ const GROUPS_JSON = JSON.stringify(GROUPS);
 
 /** Writes the metrics file (orjson indent 2, no final newline), streaming group rows one task at a time. */
 function writeMetricsFile(target: string, entries: AgentOutput[], table: RolloutTable): void {
-  const file = new FileWriter(target);
+  const file = new ByteWriter(target);
+  const out = file.out;
   const layout = new Layout(2, 6);
   // NeMo Gym's aggregate path synthesizes its input rows, hence the placeholder sample and full counts.
-  const sample = layout.value({ agent_ref: { name: "agent" } }, 1);
-  file.write("[");
-  for (let e = 0; e < entries.length; e++) {
-    const { agent, metrics, rows, view } = entries[e]!;
-    const entry = { agent_ref: { name: agent }, ...metrics, group_level_metrics: rows ? [GROUPS] : metrics.group_level_metrics };
-    const body = stringifyPython([entry], { indent: 2 }).slice(2, -2);
-    file.write(`${e > 0 ? "," : ""}\n`);
-    if (!rows || !view) {
-      file.write(body);
-      continue;
+  const sample = utf8(layout.value({ agent_ref: { name: "agent" } }, 1));
+  const groupBreak = utf8(layout.nl(0));
+  const comma = utf8(",");
+  try {
+    out.text("[");
+    for (let e = 0; e < entries.length; e++) {
+      const { agent, metrics, rows, view } = entries[e]!;
+      const entry = { agent_ref: { name: agent }, ...metrics, group_level_metrics: rows ? [GROUPS] : metrics.group_level_metrics };
+      const body = stringifyPython([entry], { indent: 2 }).slice(2, -2);
+      out.text(`${e > 0 ? "," : ""}\n`);
+      if (!rows || !view) {
+        out.text(body);
+        continue;
+      }
+      const at = body.indexOf(GROUPS_JSON);
+      out.text(body.slice(0, at).trimEnd());
+      const groups = new GroupWriter(table, view, layout);
+      const task = table.task;
+      for (let start = 0, t = 0; start < rows.length; t++) {
+        let end = start + 1;
+        while (end < rows.length && task[rows[end]!] === task[rows[start]!]) end++;
+        if (t > 0) out.bytes(comma);
+        out.bytes(groupBreak);
+        groups.write(out, rows, start, end, sample, end - start);
+        start = end;
+      }
+      out.text(body.slice(at + GROUPS_JSON.length));
     }
-    const at = body.indexOf(GROUPS_JSON);
-    file.write(body.slice(0, at).trimEnd());
-    const groups = new GroupWriter(table, view, layout);
-    const task = table.task;
-    for (let start = 0, t = 0; start < rows.length; t++) {
-      let end = start + 1;
-      while (end < rows.length && task[rows[end]!] === task[rows[start]!]) end++;
-      const n = end - start;
-      file.write(`${t > 0 ? "," : ""}${layout.nl(0)}${groups.write(rows, start, end, sample, n)}`);
-      start = end;
-    }
-    file.write(body.slice(at + GROUPS_JSON.length));
+    out.text("\n]");
+    file.commit();
+  } catch (error) {
+    file.abort();
+    throw error;
   }
-  file.write("\n]");
-  file.commit();
 }
 
 function writeSources(target: string, output: string, shards: ShardSource[]): void {

@@ -2,6 +2,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { GymError } from "../errors.ts";
+import { utf8 } from "../metrics/byte-text.ts";
 import { GroupWriter, Layout } from "../metrics/group-render.ts";
 import { acrossRepeatMetrics, repeatLevelMetrics } from "../metrics/repeat-level.ts";
 import { stringifyPython } from "../metrics/pyjson.ts";
@@ -11,7 +12,7 @@ import { ROLLOUT_INDEX, TASK_INDEX } from "../metrics/records.ts";
 import { TableView } from "../metrics/table-view.ts";
 import { scanLineBatches, spillStdin } from "./_aggregate-shards.ts";
 import { FileWriter, siblingPath } from "./_aggregate-files.ts";
-import { readRowsInOrder, readRuns } from "./_aggregate-copy.ts";
+import { ByteWriter, readRowsInOrder, readRuns } from "./_aggregate-copy.ts";
 import { sortedOrder } from "./_aggregate-order.ts";
 import { isBlank, NameIds, RowIndex } from "./_aggregate-rows.ts";
 import { sampleText } from "./_profile-sample.ts";
@@ -206,18 +207,21 @@ async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: I
   const starts: number[] = [];
   for (let p = 0; p < rows.length; p++) if (p === 0 || table.task[rows[p]!] !== table.task[rows[p - 1]!]) starts.push(p);
   const samples = Int32Array.from(starts, (p) => inputOf[p]!);
-  const profiling = new FileWriter(siblingPath(base, "_reward_profiling", ".jsonl"));
+  const profiling = new ByteWriter(siblingPath(base, "_reward_profiling", ".jsonl"));
+  const out = profiling.out;
   const groups = new GroupWriter(table, view, new Layout());
   const decoder = new TextDecoder();
+  const newline = utf8("\n");
   let t = 0;
   try {
     const where = inputs.index.locations();
     const runs = readRuns(inputs.index.task, inputs.index.rollout, where.file, inputs.index.rows);
     readRowsInOrder([inputs.file], where, runs, samples, (bytes, start, end) => {
-      const sample = sampleText(decoder.decode(bytes.subarray(start, end)));
+      const sample = utf8(sampleText(decoder.decode(bytes.subarray(start, end))));
       const from = starts[t]!;
       const to = t + 1 < starts.length ? starts[t + 1]! : rows.length;
-      profiling.write(`${groups.write(rows, from, to, sample, expected.get(table.task[rows[from]!]!) ?? 0)}\n`);
+      groups.write(out, rows, from, to, sample, expected.get(table.task[rows[from]!]!) ?? 0);
+      out.bytes(newline);
       t++;
     });
     profiling.commit();

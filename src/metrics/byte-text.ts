@@ -1,0 +1,79 @@
+/**
+ * UTF-8 text built straight into a reused byte buffer: pieces and numbers are copied in as bytes, so
+ * printing hundreds of MB of metrics makes no strings to concatenate, flatten and encode.
+ */
+import { intText } from "./pyjson.ts";
+
+const encoder = new TextEncoder();
+
+/** Pre-encodes a constant piece of text (a key, an indentation) once. */
+export function utf8(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+export class ByteText {
+  private buffer = new Uint8Array(1 << 20);
+  private used = 0;
+
+  /** `flush` receives the filled part of the buffer; it must consume it before returning. */
+  constructor(private readonly flush: (bytes: Uint8Array) => void) {}
+
+  private room(n: number): void {
+    if (this.used + n <= this.buffer.length) return;
+    this.drain();
+    if (n > this.buffer.length) this.buffer = new Uint8Array(n);
+  }
+
+  /** Hands everything written so far to `flush`. */
+  drain(): void {
+    if (this.used > 0) this.flush(this.buffer.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  bytes(piece: Uint8Array): void {
+    this.room(piece.length);
+    this.buffer.set(piece, this.used);
+    this.used += piece.length;
+  }
+
+  /** Any string, as UTF-8 (a plain copy while it is ASCII). */
+  text(s: string): void {
+    const n = s.length;
+    this.room(n * 3);
+    const buffer = this.buffer;
+    let p = this.used;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 128) {
+        this.used = p + encoder.encodeInto(i === 0 ? s : s.slice(i), buffer.subarray(p)).written;
+        return;
+      }
+      buffer[p++] = c;
+    }
+    this.used = p;
+  }
+
+  /** A whole number as Python prints an int. */
+  int(x: number): void {
+    if (!(x >= -9007199254740991 && x <= 9007199254740991) || Object.is(x, -0)) return this.text(intText(x));
+    this.room(17);
+    const buffer = this.buffer;
+    let p = this.used;
+    if (x < 0) {
+      buffer[p++] = 45;
+      x = -x;
+    }
+    if (x < 10) buffer[p++] = 48 + x;
+    else {
+      let digits = 0;
+      for (let y = x; y >= 1; y = Math.floor(y / 10)) digits++;
+      for (let i = p + digits - 1; i >= p; i--) {
+        const q = Math.floor(x / 10);
+        buffer[i] = 48 + (x - q * 10);
+        x = q;
+      }
+      p += digits;
+    }
+    this.used = p;
+  }
+}
