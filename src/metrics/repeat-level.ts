@@ -47,11 +47,14 @@ export function repeatLevelMetrics(src: RepeatSource, warn: (message: string) =>
   const allTasks = distinctCount(tasks, n, sortedByTask);
   const out: Array<Record<string, unknown>> = [];
   let incomplete = 0;
-  // Scratch reused by every repeat and column: typed arrays, no per-value garbage.
-  const picked = new Int32Array(n);
-  const pickedTasks = new Float64Array(n);
-  const values = new Float64Array(n);
-  const scratch = new Float64Array(n);
+  // Scratch reused by every repeat and column, as large as the largest repeat: typed arrays, no per-value garbage.
+  const sizes = new Map<number, number>();
+  for (let i = 0; i < n; i++) sizes.set(rollouts[i]!, (sizes.get(rollouts[i]!) ?? 0) + 1);
+  const largest = Math.max(...sizes.values());
+  const picked = new Int32Array(largest);
+  const pickedTasks = new Float64Array(largest);
+  const values = new Float64Array(largest);
+  const scratch = new Float64Array(largest);
   for (const r of [...repeatKeys].sort((a, b) => a - b)) {
     let m = 0;
     for (let i = 0; i < n; i++) {

@@ -21,7 +21,6 @@ export class TableView {
   /** pandas prints max/min as ints only when every column is int-typed. */
   readonly allInt: boolean;
   private filled = new Float64Array(64);
-  private squares = new Float64Array(64);
   private present = new Float64Array(64);
   private readonly out: Described;
   private readonly complete: Uint8Array;
@@ -66,7 +65,6 @@ export class TableView {
     const n = end - start;
     if (this.filled.length < n) {
       this.filled = new Float64Array(n);
-      this.squares = new Float64Array(n);
       this.present = new Float64Array(n);
     }
     const [means, maxes, mins, medians, stds] = this.out.stats as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
@@ -97,7 +95,8 @@ export class TableView {
       const mean = pairwiseSum(filled, 0, n) / count;
       let std = NaN;
       if (count >= 2) {
-        const squares = this.squares;
+        // The sum is taken: `filled` can hold the squares now.
+        const squares = filled;
         for (let i = 0; i < n; i++) {
           const x = values[rows[start + i]!]!;
           if (x !== x) {

@@ -230,18 +230,20 @@ async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: I
     throw error;
   }
   const warn = (m: string) => options.log?.(`Warning: ${m}`);
+  // Each agent's rows (the agent of a rollout is its input row's), in (task, rollout) order.
   const agentOf = inputs.index.agent;
-  const agentRows = new Map<number, number[]>();
+  const counts = new Int32Array(inputs.agents.names.length);
+  for (let p = 0; p < rows.length; p++) counts[agentOf[inputOf[p]!]!]!++;
+  const agentRows = Array.from(counts, (n) => new Int32Array(n));
+  const fill = new Int32Array(counts.length);
   for (let p = 0; p < rows.length; p++) {
     const a = agentOf[inputOf[p]!]!;
-    let list = agentRows.get(a);
-    if (!list) agentRows.set(a, (list = []));
-    list.push(rows[p]!);
+    agentRows[a]![fill[a]!++] = rows[p]!;
   }
-  const agents = [...agentRows.keys()].map((a) => ({ a, name: inputs.agents.names[a]! })).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  const agents = [...counts.keys()].filter((a) => counts[a]! > 0).map((a) => ({ a, name: inputs.agents.names[a]! })).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   const repeatRows: Row[] = [];
   const agentEntries = agents.map(({ a, name: agent }) => {
-    const mine = Int32Array.from(agentRows.get(a)!);
+    const mine = agentRows[a]!;
     const entry: Row = { ...view.describeRow(mine), agent_ref: { name: agent } };
     if (options.repeatLevel === false) return entry;
     const repeats = repeatLevelMetrics({ table: view.asColumns(), rows: mine, taskOf: (i) => table.task[i]!, rolloutOf: (i) => table.rollout[i]! }, warn);
