@@ -81,6 +81,9 @@ measure("bare JSON.parse loop (bun)", [bun, parseLoop, rollouts], bytes);
 // jq: pairs then group_by (a reduce into an object keyed by task is quadratic in jq at 100k tasks).
 measure("jq mean reward per task", ["jq", "-n", "[inputs | [._ng_task_index, .reward]] | group_by(.[0]) | map((map(.[1]) | add) / length) | length", rollouts], bytes);
 measure("gym eval aggregate", [...gym, "eval", "aggregate", "--input-glob", rollouts, "--output", path.join(dir, "merged.jsonl")], bytes);
+// The command also health-checks the merged file (as NeMo Gym does); the stage alone, for comparison.
+const stageOnly = `const { aggregateShards } = await import(${JSON.stringify(path.join(root, "src", "stages", "aggregate.ts"))}); await aggregateShards({ inputs: [process.argv[1]], output: process.argv[2] });`;
+measure("  aggregate stage (no health pass)", [bun, "-e", stageOnly, rollouts, path.join(dir, "stage", "merged.jsonl")], bytes);
 measure("gym eval profile", [...gym, "eval", "profile", "--inputs", inputs, "--rollouts", rollouts], bytes);
 measure("gym eval health-check", [...gym, "eval", "health-check", dir], bytes);
 fs.rmSync(dir, { recursive: true, force: true });
