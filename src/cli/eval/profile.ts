@@ -14,19 +14,31 @@ export default defineGymCommand({
     json: { type: "boolean", description: "Print the completion summary and file paths as JSON on stdout" },
   },
   overrides: true,
-  examples: ["gym eval profile --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl"],
+  examples: [
+    "gym eval profile --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl",
+    "gym eval run … -o - | gym eval profile --rollouts - --output results/profile.jsonl",
+  ],
   async run({ args, overrides, json }) {
-    const inputs = args.inputs ?? overrideValue(overrides, "materialized_inputs_jsonl_fpath");
-    const rollouts = args.rollouts ?? overrideValue(overrides, "rollouts_jsonl_fpath");
-    if (!inputs || !rollouts) throw new GymError("E_MISSING_ARGUMENT", "--inputs and --rollouts are required", { hint: "e.g. --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl" });
+    let inputs = args.inputs ?? overrideValue(overrides, "materialized_inputs_jsonl_fpath");
+    let rollouts = args.rollouts ?? overrideValue(overrides, "rollouts_jsonl_fpath");
+    if (!rollouts) throw new GymError("E_MISSING_ARGUMENT", "--rollouts is required", { hint: "e.g. --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl" });
+    if (rollouts === "-" && !args.output) throw new GymError("E_MISSING_ARGUMENT", "--rollouts - needs --output to name the profile files", { hint: "e.g. --output results/profile.jsonl" });
+    let derived: Awaited<ReturnType<typeof import("../../stages/inputs-from-rollouts.ts").inputsFromRollouts>> | undefined;
+    if (!inputs) {
+      // In a pipe the run's materialized inputs are not at hand: the rollouts stand in for them.
+      const { inputsFromRollouts } = await import("../../stages/inputs-from-rollouts.ts");
+      derived = await inputsFromRollouts(rollouts);
+      [inputs, rollouts] = [derived.inputs, derived.rollouts];
+      note("No --inputs: each task's fields are taken from its rollouts (pass --inputs <stem>_materialized_inputs.jsonl for NeMo Gym's exact profile).");
+    }
     const { profileRollouts } = await import("../../stages/profile.ts");
     const report = await profileRollouts({
       inputs,
       rollouts,
-      outputBase: args.output,
+      outputBase: args.output ?? (derived ? args.rollouts : undefined),
       allowPartialRollouts: args["allow-partial-rollouts"] || /^true$/i.test(overrideValue(overrides, "allow_partial_rollouts") ?? ""),
       log: note,
-    });
+    }).finally(() => derived?.cleanup());
     const s = report.summary;
     if (json) return void process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     note(`Reward profile completion: ${s.completed_rollout_rows}/${s.expected_rollout_rows} rollout rows (${s.reward_profile_completion_pct.toFixed(2)}%)`);
