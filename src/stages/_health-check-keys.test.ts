@@ -20,3 +20,15 @@ test("the identity map holds a million numeric identities and string ones beside
   expect(map.has(identity(125_000, 0))).toBe(false);
   expect(map.has(identity(0, 8))).toBe(false);
 });
+
+test("identities beyond the dense table (wide rollouts, huge tasks) land in the hash, values intact", () => {
+  const map = new IdentityMap();
+  const ids: Array<[number | string, number]> = [];
+  for (let t = 0; t < 3000; t++) for (const r of [0, 1, 7, 8, 63, 64, 1000]) ids.push([identity(t, r), t * 10 + (r % 10)]);
+  for (const t of [2 ** 31, 2 ** 32 - 1, 123_456_789]) ids.push([identity(t, 3), t % 97]);
+  ids.push([identity("a", "b"), 0]);
+  for (const [id, v] of ids) map.add(id, v);
+  for (const [id, v] of ids) expect(map.get(id)).toBe(v);
+  expect(map.has(identity(2999, 2))).toBe(false);
+  expect(map.has(identity(3000, 0))).toBe(false);
+});
