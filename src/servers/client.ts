@@ -124,8 +124,36 @@ export abstract class BaseServerClient implements ServerClient {
   /** Moves one request and reads the whole answer; errors other than aborts are transport failures ("connection"). */
   protected abstract exchange(url: string, init: ExchangeInit, signal: AbortSignal | undefined): Promise<RawReply>;
 
+  /**
+   * An in-process client may serve a call without HTTP objects (see routes.ts): it returns the pending reply,
+   * or undefined to go through `exchange`. Errors it rejects with are transport failures, as for `exchange`.
+   */
+  protected direct(_path: string, _method: string, _options: ServerRequestOptions): Promise<ServerReply> | undefined {
+    return undefined;
+  }
+
   async request(path: string, options: ServerRequestOptions = {}): Promise<ServerReply> {
     const method = options.method ?? (options.json !== undefined || options.body !== undefined ? "POST" : "GET");
+    const timeoutMs = options.timeoutMs || this.defaultTimeoutMs;
+    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    const signal = options.signal && timeout ? AbortSignal.any([options.signal, timeout]) : (options.signal ?? timeout);
+    const fail = (reason: CallFailure, extra: { status?: number; body?: string; detail?: string; cause?: unknown } = {}) =>
+      new ServerCallError({ server: this.name, path, method, reason, ...extra });
+    const transportFailure = (error: unknown) => {
+      if (signal?.aborted) {
+        const timedOut = (signal.reason as Error | undefined)?.name === "TimeoutError";
+        return fail("timeout", { detail: timedOut ? `${timeoutMs} ms` : "being cancelled", cause: error });
+      }
+      return fail("connection", { detail: (error as Error)?.message ?? String(error), cause: error });
+    };
+    const direct = this.direct(path, method, options);
+    if (direct) {
+      try {
+        return await abortable(direct, signal);
+      } catch (error) {
+        throw transportFailure(error);
+      }
+    }
     const headers: Record<string, string> = { ...options.headers };
     let body: string | undefined = options.body;
     if (body === undefined && options.json !== undefined) {
@@ -134,20 +162,11 @@ export abstract class BaseServerClient implements ServerClient {
     }
     const cookie = cookieHeader(options.cookies);
     if (cookie) headers.cookie = cookie;
-    const timeoutMs = options.timeoutMs || this.defaultTimeoutMs;
-    const signals = [options.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
-    const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
-    const fail = (reason: CallFailure, extra: { status?: number; body?: string; detail?: string; cause?: unknown } = {}) =>
-      new ServerCallError({ server: this.name, path, method, reason, ...extra });
     let response: RawReply;
     try {
       response = await abortable(this.exchange(this.baseUrl + path, { method, headers, body }, signal), signal);
     } catch (error) {
-      if (signal?.aborted) {
-        const timedOut = (signal.reason as Error | undefined)?.name === "TimeoutError";
-        throw fail("timeout", { detail: timedOut ? `${timeoutMs} ms` : "being cancelled", cause: error });
-      }
-      throw fail("connection", { detail: (error as Error)?.message ?? String(error), cause: error });
+      throw transportFailure(error);
     }
     const text = response.text;
     let parsed: { value: unknown } | undefined;

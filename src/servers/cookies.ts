@@ -14,13 +14,35 @@ export function cookieHeader(cookies: Cookies | undefined): string | undefined {
 export function responseCookies(headers: Headers): Cookies {
   const out: Cookies = {};
   const lines = typeof headers.getSetCookie === "function" ? headers.getSetCookie() : splitSetCookie(headers.get("set-cookie"));
-  for (const line of lines) {
-    const pair = line.split(";", 1)[0]!;
-    const eq = pair.indexOf("=");
-    if (eq <= 0) continue;
-    out[pair.slice(0, eq).trim()] = unquote(pair.slice(eq + 1).trim());
-  }
+  for (const line of lines) addSetCookie(out, line);
   return out;
+}
+
+/** Adds the `name=value` a `Set-Cookie` line sets to a jar (attributes ignored; a line without a name is skipped). */
+export function addSetCookie(jar: Cookies, line: string): void {
+  const pair = line.split(";", 1)[0]!;
+  const eq = pair.indexOf("=");
+  if (eq <= 0) return;
+  jar[pair.slice(0, eq).trim()] = unquote(pair.slice(eq + 1).trim());
+}
+
+// Printable ASCII without spaces, quotes or `;` (and no `=` in a name).
+const SIMPLE_NAME = /^[!#-:<>-~]+$/;
+const SIMPLE_VALUE = /^[!#-:<-~]*$/;
+
+/**
+ * Whether a name and value come back unchanged through a `Cookie` or `Set-Cookie` header (printable ASCII,
+ * no spaces, quotes or separators): then a jar can be handed over in-process as is.
+ */
+export function isSimpleCookie(name: string, value: string): boolean {
+  return SIMPLE_NAME.test(name) && SIMPLE_VALUE.test(value) && name !== "__proto__";
+}
+
+/** Whether every cookie of a jar is simple (an absent jar is). */
+export function isSimpleJar(cookies: Cookies | undefined): boolean {
+  if (!cookies) return true;
+  for (const name in cookies) if (typeof cookies[name] !== "string" || !isSimpleCookie(name, cookies[name])) return false;
+  return true;
 }
 
 /** The cookies a request carries (`Cookie` header), name → value. */

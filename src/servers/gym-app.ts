@@ -3,7 +3,8 @@ import { Hono, type Context } from "hono";
 import type { FastApiErrorBody } from "../protocol/fastapi-errors.ts";
 import { isServerCallError, ServerCallError, type ServerClient } from "./client.ts";
 import { pythonBytesRepr, pythonExceptionRepr } from "./python-repr.ts";
-import { sessionMiddleware, type GymEnv } from "./session.ts";
+import { SessionSigner, sessionMiddleware, type GymEnv } from "./session.ts";
+import type { RouteHandler } from "./routes.ts";
 
 export type { GymEnv } from "./session.ts";
 
@@ -35,6 +36,22 @@ const PREFIXES = {
   agent: /^\/ng-rollout\/[^/]+(?:\/training-token-capture)?(?=\/v1\/responses$)/,
 };
 
+/** What in-process direct calls need to serve a Gym app without Hono (see routes.ts). */
+export interface GymAppMeta {
+  cookieName: string;
+  prefix: RegExp | undefined;
+  signer: SessionSigner;
+  /** JSON routes (POST) registered with `jsonRoute`, by path. */
+  routes: Map<string, RouteHandler>;
+}
+
+const META = new WeakMap<object, GymAppMeta>();
+
+/** The Gym frame of an app made by `createGymApp` (undefined for any other app). */
+export function gymAppMeta(app: object): GymAppMeta | undefined {
+  return META.get(app);
+}
+
 /** A Hono app with NeMo Gym's common behaviour; add routes to it. */
 export function createGymApp(options: GymAppOptions): Hono<GymEnv> {
   const prefix = options.rolloutPrefix && options.rolloutPrefix !== "none" ? PREFIXES[options.rolloutPrefix] : undefined;
@@ -47,7 +64,9 @@ export function createGymApp(options: GymAppOptions): Hono<GymEnv> {
       return prefix ? path.replace(prefix, "") : path;
     },
   });
-  app.use("*", sessionMiddleware(options.cookieName));
+  const signer = new SessionSigner(options.cookieName);
+  META.set(app, { cookieName: options.cookieName, prefix, signer, routes: new Map() });
+  app.use("*", sessionMiddleware(options.cookieName, signer));
   app.get("/", (c) => c.json({ status: "ok" }));
   app.notFound((c) => {
     const path = c.req.path;
@@ -55,21 +74,34 @@ export function createGymApp(options: GymAppOptions): Hono<GymEnv> {
     return other ? c.json({ detail: "Method Not Allowed" }, 405) : c.json({ detail: "Not Found" }, 404);
   });
   app.onError((error, c) => {
-    if (error instanceof HttpFailure) return c.json({ detail: error.detail }, error.status as 400);
+    const answer = errorAnswer(error, options.cookieName);
     // Outside the session layer in Python, so no Set-Cookie on these (the middleware checks this flag).
-    c.set("unhandledError", true);
-    if (isServerCallError(error) && error.reason === "status") {
-      return c.json(`Hit an exception in ${options.cookieName} calling an inner server: ${pythonBytesRepr(error.body)}`, 500);
-    }
-    if (process.env.GYM_DEBUG_SERVERS) console.error(error);
-    return c.json(pythonExceptionRepr(error), 500);
+    if (answer.unhandled) c.set("unhandledError", true);
+    return c.json(answer.json, answer.status as 400);
   });
   return app;
 }
 
+/**
+ * The answer to an error a handler raised: HttpFailure → its status and `{"detail": …}`; anything else is an
+ * unhandled 500 (a Python repr string; an inner server's failure wrapped as Python's agents wrap it).
+ */
+export function errorAnswer(error: unknown, cookieName: string): { status: number; json: unknown; unhandled: boolean } {
+  if (error instanceof HttpFailure) return { status: error.status, json: { detail: error.detail }, unhandled: false };
+  if (isServerCallError(error) && error.reason === "status") {
+    return { status: 500, json: `Hit an exception in ${cookieName} calling an inner server: ${pythonBytesRepr(error.body)}`, unhandled: true };
+  }
+  if (process.env.GYM_DEBUG_SERVERS) console.error(error);
+  return { status: 500, json: pythonExceptionRepr(error), unhandled: true };
+}
+
 /** Reads a JSON body; malformed JSON is FastAPI's 422 `json_invalid`. */
 export async function readJson<T = unknown>(c: Context<GymEnv>): Promise<T> {
-  const text = await c.req.text();
+  return parseJsonBody<T>(await c.req.text());
+}
+
+/** A body text parsed as JSON; malformed JSON is FastAPI's 422 `json_invalid`. */
+export function parseJsonBody<T = unknown>(text: string): T {
   try {
     return JSON.parse(text) as T;
   } catch (error) {

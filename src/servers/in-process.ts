@@ -1,22 +1,119 @@
-/** The in-process ServerClient: a call is `app.fetch(request)` on a Hono app in this process — no socket. */
+/** The in-process ServerClient: a call is a direct call on a JSON route, else `app.fetch(request)` on the Hono app — no socket. */
 import type { Hono } from "hono";
-import { BaseServerClient, type ExchangeInit, type RawReply } from "./client.ts";
+import { BaseServerClient, ServerCallError, type ExchangeInit, type RawReply, type ServerReply, type ServerRequestOptions } from "./client.ts";
+import { addSetCookie, isSimpleCookie, isSimpleJar, type Cookies } from "./cookies.ts";
+import { copyPlainJson, isPlainJson } from "./plain-json.ts";
+import { dispatchDirect, type DirectAnswer, type DirectCall } from "./routes.ts";
 
 /** Anything with a WHATWG fetch handler (a Hono app, or a bare function). */
 export type FetchApp = Pick<Hono<any>, "fetch"> | { fetch(request: Request): Response | Promise<Response> };
 
+export interface InProcessOptions {
+  timeoutMs?: number;
+  /**
+   * Hand JSON bodies to the app's JSON routes as objects, skipping HTTP objects and JSON text (default true).
+   * Only for apps whose routes never change what they are handed (the built-in ones); others get text.
+   */
+  direct?: boolean;
+}
+
 export class InProcessServerClient extends BaseServerClient {
   readonly kind = "in-process" as const;
   private readonly app: FetchApp;
+  private readonly directCalls: boolean;
 
-  constructor(name: string, app: FetchApp, options: { timeoutMs?: number } = {}) {
+  constructor(name: string, app: FetchApp, options: InProcessOptions = {}) {
     // The host part only has to parse as a URL; routing never looks at it.
     super(name, `http://${encodeURIComponent(name) || "server"}.in-process`, options.timeoutMs);
     this.app = app;
+    this.directCalls = options.direct ?? true;
   }
 
   protected async exchange(url: string, init: ExchangeInit, signal: AbortSignal | undefined): Promise<RawReply> {
     const response = await this.app.fetch(new Request(url, { ...init, signal }));
     return { status: response.status, headers: response.headers, text: await response.text() };
+  }
+
+  protected override direct(path: string, method: string, options: ServerRequestOptions): Promise<ServerReply> | undefined {
+    if (!this.directCalls || method !== "POST" || !isSimpleJar(options.cookies) || !plainHeaders(options.headers)) return undefined;
+    let body: DirectCall["body"];
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) body = { text: options.body };
+    else if (options.json !== undefined && isPlainJson(options.json)) {
+      body = { value: options.json };
+      headers["content-type"] ??= "application/json";
+    } else return undefined;
+    const pending = dispatchDirect(this.app, { path, body, cookies: options.cookies, headers });
+    return pending?.then((answer) => new DirectReply(answer, (text, cause) => new ServerCallError({ server: this.name, path, method, reason: "invalid_json", status: answer.status, body: text, cause })));
+  }
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const FIELD_VALUE = /^[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?$|^$/;
+
+/** Headers a Request would take as they are (so a direct call sees what `app.fetch` would). */
+function plainHeaders(headers: Record<string, string> | undefined): boolean {
+  if (!headers) return true;
+  for (const name in headers) if (!TOKEN.test(name) || typeof headers[name] !== "string" || !FIELD_VALUE.test(headers[name])) return false;
+  return true;
+}
+
+/** A direct call's answer as a ServerReply: text, headers and cookies made only when asked for. */
+class DirectReply implements ServerReply {
+  readonly status: number;
+  readonly ok: boolean;
+  private readonly answer: DirectAnswer;
+  private readonly invalid: (text: string, cause: unknown) => ServerCallError;
+  private textMemo?: string;
+  private headersMemo?: Headers;
+  private cookiesMemo?: Cookies;
+  private parsed?: { value: unknown };
+
+  constructor(answer: DirectAnswer, invalid: (text: string, cause: unknown) => ServerCallError) {
+    this.answer = answer;
+    this.status = answer.status;
+    this.ok = answer.status >= 200 && answer.status < 300;
+    this.invalid = invalid;
+  }
+
+  get text(): string {
+    return (this.textMemo ??= this.answer.text());
+  }
+
+  get headers(): Headers {
+    if (!this.headersMemo) {
+      const headers = new Headers(this.answer.headers);
+      for (const cookie of this.answer.cookies) headers.append("set-cookie", cookie.line);
+      this.headersMemo = headers;
+    }
+    return this.headersMemo;
+  }
+
+  get cookies(): Cookies {
+    if (!this.cookiesMemo) {
+      const jar: Cookies = {};
+      for (const cookie of this.answer.cookies) {
+        if (isSimpleCookie(cookie.name, cookie.value)) jar[cookie.name] = cookie.value;
+        else addSetCookie(jar, cookie.line);
+      }
+      this.cookiesMemo = jar;
+    }
+    return this.cookiesMemo;
+  }
+
+  json<T = unknown>(): T {
+    if (!this.parsed) {
+      // The answer's value is shared with the server that made it: callers get their own copy, as from a parse.
+      if (this.answer.value) this.parsed = { value: copyPlainJson(this.answer.value.plain) };
+      else {
+        const text = this.text;
+        try {
+          this.parsed = { value: JSON.parse(text) };
+        } catch (error) {
+          throw this.invalid(text, error);
+        }
+      }
+    }
+    return this.parsed.value as T;
   }
 }

@@ -39,6 +39,11 @@ export interface RegistryOptions {
   timeoutMs?: number;
   /** The directory built-ins use to reach their peers (default: this registry). E.g. peers over HTTP only. */
   peers?: ServerDirectory;
+  /**
+   * In-process calls hand JSON bodies to built-in routes as objects (default true); false sends JSON text
+   * through `app.fetch`, as over HTTP (the two must answer alike; tests compare them).
+   */
+  directCalls?: boolean;
   /** Folders searched for a user's own TypeScript servers (`<dir>/resources_servers/<name>/index.ts`), in priority order. */
   userRoots?: string[];
 }
@@ -65,7 +70,8 @@ export class ServerRegistry implements ServerDirectory {
   /** Builds clients for every instance; built-in apps are created now (their peers are looked up per call). */
   static async create(instances: ServerInstance[], options: RegistryOptions = {}): Promise<ServerRegistry> {
     const registry = new ServerRegistry(instances);
-    const catalogs = options.catalogs ?? withUserCatalogs(await builtinCatalogs(), options.userRoots ?? []);
+    const builtins = options.catalogs ? undefined : await builtinCatalogs();
+    const catalogs = options.catalogs ?? withUserCatalogs(builtins!, options.userRoots ?? []);
     const globalConfig = options.globalConfig ?? {};
     for (const instance of instances) {
       const url = instanceUrl(instance.block);
@@ -81,7 +87,9 @@ export class ServerRegistry implements ServerDirectory {
       const context = { name: instance.name, serverType: instance.serverType, implementation: instance.implementation, servers: options.peers ?? registry, globalConfig };
       const app = await factory(block, context);
       registry.apps.set(instance.name, app);
-      registry.clients.set(instance.name, new InProcessServerClient(instance.name, app, { timeoutMs: options.timeoutMs }));
+      // Built-in routes never change the objects they are handed; a user's server gets JSON text, as over HTTP.
+      const direct = options.directCalls !== false && (!builtins || builtins[instance.serverType]?.[instance.implementation] === load);
+      registry.clients.set(instance.name, new InProcessServerClient(instance.name, app, { timeoutMs: options.timeoutMs, direct }));
     }
     return registry;
   }

@@ -7,6 +7,7 @@ import { JUDGE_FAILED, notAnObjectError, verifyEnvelopeIssues, type FastApiError
 import { createGymApp, HttpFailure, type GymEnv } from "./gym-app.ts";
 import { pyFloat } from "../metrics/pyjson.ts";
 import { pyJson } from "./resources-json.ts";
+import { jsonRoute, type RouteRequest } from "./routes.ts";
 import { aggregateRoute, type MetricsHooks } from "./resources-metrics.ts";
 import { validateModel, type ModelSpec } from "./resources-fields.ts";
 import { sessionCookieName } from "./session.ts";
@@ -119,22 +120,30 @@ export function defineResourcesServer<Config extends JsonObject = JsonObject, St
         return ROLLOUT_PREFIX.exec(url.slice(url.indexOf("/", url.indexOf("://") + 3)))?.[1];
       },
     });
+    const routeCtx = (request: RouteRequest): ServerContext<Config, State> => ({
+      config,
+      state,
+      sessionId: request.session.session_id,
+      get rolloutId() {
+        return ROLLOUT_PREFIX.exec(request.rawPath)?.[1];
+      },
+    });
 
     if (def.gymnasium) addGymnasiumRoutes(app, def.gymnasium, ctxOf);
     else {
       const seed = def.seedSession;
-      app.post("/seed_session", async (c) => {
-        const body = await readObject(c);
+      jsonRoute(app, "/seed_session", async (request) => {
+        const body = await readObject(request);
         const checked = seed?.request ? checkModel(seed.request, body) : body;
-        const out = seed?.handler ? await seed.handler(checked, ctxOf(c)) : undefined;
-        return c.json(out ?? {});
+        const out = seed?.handler ? await seed.handler(checked, routeCtx(request)) : undefined;
+        return { json: out ?? {} };
       });
-      if (def.verify) app.post("/verify", async (c) => pyJson(c, await runVerify(def.verify!, await readObject(c), ctxOf(c))));
+      if (def.verify) jsonRoute(app, "/verify", async (request) => ({ json: await runVerify(def.verify!, await readObject(request), routeCtx(request)), py: true }));
       app.get("/reverify_mode", (c) => c.json(def.reverifyMode ?? "unknown"));
     }
     for (const [toolName, tool] of Object.entries(def.tools ?? {})) {
       app.post(`/${toolName}`, async (c) => {
-        const body = tool.request ? checkModel(tool.request, await readObject(c)) : {};
+        const body = tool.request ? checkModel(tool.request, await readObject(honoBody(c))) : {};
         return pyJson(c, (await tool.handler(body, ctxOf(c))) as JsonObject);
       });
     }
@@ -155,15 +164,26 @@ function checkConfig<Config extends JsonObject>(def: ResourcesServerDefinition<C
   return { ...block, ...value } as Config;
 }
 
-/** The JSON body as an object; FastAPI's 422 shapes for an empty, malformed or non-object body. */
-async function readObject(c: Context<GymEnv>): Promise<JsonObject> {
-  const text = await c.req.text();
-  if (text.trim() === "") throw new HttpFailure(422, [{ type: "missing", loc: ["body"], msg: "Field required", input: null }]);
+/** A Hono request's body, for `readObject`. */
+function honoBody(c: Context<GymEnv>): Pick<RouteRequest, "handed" | "text"> {
+  return { handed: undefined, text: () => c.req.text() };
+}
+
+/**
+ * The JSON body as an object; FastAPI's 422 shapes for an empty, malformed or non-object body. A handed
+ * object is the caller's: handlers read it and build their own objects, never changing it.
+ */
+async function readObject(request: Pick<RouteRequest, "handed" | "text">): Promise<JsonObject> {
   let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new HttpFailure(422, [{ type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: (error as Error).message } }]);
+  if (request.handed) body = request.handed.value;
+  else {
+    const text = await request.text();
+    if (text.trim() === "") throw new HttpFailure(422, [{ type: "missing", loc: ["body"], msg: "Field required", input: null }]);
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      throw new HttpFailure(422, [{ type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: (error as Error).message } }]);
+    }
   }
   if (body === null || typeof body !== "object" || Array.isArray(body)) throw new HttpFailure(422, notAnObjectError(body).detail);
   return body as JsonObject;
@@ -212,14 +232,14 @@ function addGymnasiumRoutes<Config, State>(
     return out;
   };
   app.post("/reset", async (c) => {
-    const body = await readObject(c);
+    const body = await readObject(honoBody(c));
     checkModel({ fields: {} }, body, verifyEnvelopeIssues(body, false));
     const ctx = ctxOf(c);
     const out = gym.reset ? await gym.reset(metadataOf(body, ["responses_create_params"]), ctx) : { observation: null, info: {} };
     return c.json({ observation: out.observation ?? null, info: out.info ?? {} });
   });
   app.post("/step", async (c) => {
-    const body = await readObject(c);
+    const body = await readObject(honoBody(c));
     checkModel({ fields: {} }, body, verifyEnvelopeIssues(body));
     const ctx = ctxOf(c);
     const out = await gym.step(body.response as JsonObject, metadataOf(body, ["responses_create_params", "response"]), ctx);

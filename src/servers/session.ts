@@ -23,32 +23,44 @@ export function sessionCookieName(className: string, instanceName: string): stri
   return `${className}___${instanceName}`;
 }
 
-const MAX_AGE_SECONDS = 1209600;
+/** What follows `name=value` in a session `Set-Cookie` (Starlette's SessionMiddleware defaults). */
+export const SESSION_COOKIE_ATTRIBUTES = "path=/; Max-Age=1209600; httponly; samesite=lax";
 
 /**
  * Session middleware. The cookie value is `base64url(json).signature`, HMAC-keyed by the cookie name (Python
  * keys itsdangerous by the same string); peers treat it as opaque, and a value that fails verification counts
  * as absent, so a new session starts.
  */
-export function sessionMiddleware(cookieName: string): MiddlewareHandler<GymEnv> {
-  const signer = new Signer(cookieName);
+export function sessionMiddleware(cookieName: string, signer = new SessionSigner(cookieName)): MiddlewareHandler<GymEnv> {
   return async (c, next) => {
     const raw = requestCookies(c.req.header("cookie"))[cookieName];
-    const session = (raw && signer.open(raw)) || { session_id: crypto.randomUUID() };
-    c.set("session", session);
+    c.set("session", signer.session(raw));
     await next();
     if (c.get("unhandledError")) return;
-    c.res.headers.append("set-cookie", `${cookieName}=${signer.seal(session)}; path=/; Max-Age=${MAX_AGE_SECONDS}; httponly; samesite=lax`);
+    c.res.headers.append("set-cookie", signer.setCookieLine(c.get("session")));
   };
 }
 
-class Signer {
+/** Opens and seals one server's session cookies (the middleware and in-process direct calls share one). */
+export class SessionSigner {
+  readonly cookieName: string;
   private readonly key: string;
   /** Sealed values of sessions seen recently, so a hot session is not re-signed on every call. */
   private readonly cache = new Map<string, Session>();
 
-  constructor(key: string) {
-    this.key = key;
+  constructor(cookieName: string) {
+    this.cookieName = cookieName;
+    this.key = cookieName;
+  }
+
+  /** The session a cookie value carries, or a new one (UUID4 id) when it is absent or fails verification. */
+  session(raw: string | undefined): Session {
+    return (raw && this.open(raw)) || { session_id: crypto.randomUUID() };
+  }
+
+  /** The `Set-Cookie` value re-sent on every answer, with Python's attributes. */
+  setCookieLine(session: Session): string {
+    return `${this.cookieName}=${this.seal(session)}; ${SESSION_COOKIE_ATTRIBUTES}`;
   }
 
   /** Sealed values by session JSON: an unchanged session (the usual case) is not signed again. */

@@ -5,6 +5,8 @@ import { isServerCallError, type ServerClient } from "./client.ts";
 import { InProcessServerClient } from "./in-process.ts";
 import { createGymApp, HttpFailure, readJson, type GymEnv } from "./gym-app.ts";
 import { sessionCookieName } from "./session.ts";
+import { jsonRoute, routeJson } from "./routes.ts";
+import { pyFloat } from "../metrics/pyjson.ts";
 
 const COOKIE = sessionCookieName("CounterServer", "counter");
 
@@ -40,6 +42,32 @@ export function counterApp(inner?: ServerClient): Hono<GymEnv> {
   app.post("/inner", async (c) => {
     await inner!.call("/missing", {});
     return c.json({ unreachable: true });
+  });
+  // JSON routes: in-process callers hand these their objects directly (no Request, Response or JSON text).
+  jsonRoute(app, "/route/echo", async (request) => ({ json: { got: await routeJson(request), ct: request.header("content-type") ?? null, cookies: request.cookies() } }));
+  jsonRoute(app, "/route/add", async (request) => {
+    const { by } = await routeJson<{ by: number }>(request);
+    const id = request.session.session_id;
+    counts.set(id, (counts.get(id) ?? 0) + by);
+    request.setCookie("extra", `n${counts.get(id)}`);
+    return { json: { count: counts.get(id), rollout: request.rawPath } };
+  });
+  jsonRoute(app, "/route/py", () => ({ json: { reward: pyFloat(1), score: 0.5, skipped: undefined, list: [pyFloat(2), undefined, NaN] }, py: true }));
+  jsonRoute(app, "/route/odd", () => ({ json: { when: new Date(0), missing: undefined } }));
+  jsonRoute(app, "/route/teapot", () => {
+    throw new HttpFailure(418, "short and stout");
+  });
+  jsonRoute(app, "/route/boom", (request) => {
+    request.setCookie("before", "boom");
+    throw new TypeError("it's broken");
+  });
+  jsonRoute(app, "/route/inner", async () => {
+    await inner!.call("/missing", {});
+    return { json: { unreachable: true } };
+  });
+  jsonRoute(app, "/route/slow", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return { json: { slow: true } };
   });
   return app;
 }
@@ -147,6 +175,55 @@ export function transportSuite(label: string, connect: (app: Hono<GymEnv>) => Pr
     test("raw bodies and requests without a body", async () => {
       expect((await client.request("/raw", { method: "POST", body: "abc" })).text).toBe("len=3");
       expect((await client.request("/raw", { method: "POST" })).text).toBe("len=0");
+    });
+
+    test("JSON routes: bodies, headers and cookies as over HTTP", async () => {
+      const body = { a: [1, 2.5, null, true], s: "é ✓ 日本", nested: { k: "v" } };
+      const echo = await client.call<Record<string, unknown>>("/route/echo", body, { cookies: { a: "1", b: "x=y" } });
+      expect(echo.body).toEqual({ got: body, ct: "application/json", cookies: { a: "1", b: "x=y" } });
+      expect(echo.reply.text).toBe(JSON.stringify(echo.body));
+      expect(echo.reply.headers.get("content-type")).toBe("application/json");
+      expect(Object.keys(echo.cookies)).toEqual([COOKIE]);
+      // The caller's copy is its own: changing it changes neither the server's answer nor a second read.
+      (echo.body.got as Record<string, unknown>).s = "changed";
+      expect(echo.reply.json<Record<string, { s: string }>>().got.s).toBe("changed");
+      expect(JSON.parse(echo.reply.text).got.s).toBe("é ✓ 日本");
+      expect(body.s).toBe("é ✓ 日本");
+      // Cookies that do not survive a header unchanged (quotes, spaces) arrive as a header would carry them.
+      const odd = await client.call<{ cookies: unknown }>("/route/echo", {}, { cookies: { q: '"quoted"', s: " spaced " } });
+      expect(odd.body.cookies).toEqual({ q: "quoted", s: "spaced" });
+      // A raw text body (how reverify sends) and a malformed one.
+      expect((await client.request("/route/echo", { method: "POST", body: '{"x":1}' })).json<{ got: unknown }>().got).toEqual({ x: 1 });
+      const invalid = await client.request("/route/echo", { method: "POST", body: "{oops", headers: { "content-type": "application/json" } });
+      expect(invalid.status).toBe(422);
+      expect(invalid.json<any>().detail[0]).toMatchObject({ type: "json_invalid", loc: ["body", 0], msg: "JSON decode error" });
+    });
+
+    test("JSON routes: sessions, rollout prefix, extra cookies in order", async () => {
+      const first = await client.call<{ count: number; rollout: string }>("/ng-rollout/7-2/route/add", { by: 5 });
+      expect(first.body).toEqual({ count: 5, rollout: "/ng-rollout/7-2/route/add" });
+      expect(Object.keys(first.cookies)).toEqual(["extra", COOKIE]);
+      expect(first.reply.headers.getSetCookie()[0]).toBe("extra=n5; Path=/; SameSite=lax");
+      const second = await client.call<{ count: number }>("/route/add", { by: 2 }, { cookies: first.cookies });
+      expect(second.body.count).toBe(7);
+      expect(second.cookies[COOKIE]).toBe(first.cookies[COOKIE]);
+    });
+
+    test("JSON routes: Python floats, non-JSON values and errors", async () => {
+      const py = await client.call<Record<string, unknown>>("/route/py", {});
+      expect(py.reply.text).toBe('{"reward":1.0,"score":0.5,"list":[2.0,null,null]}');
+      expect(py.body).toEqual({ reward: 1, score: 0.5, list: [2, null, null] });
+      const odd = await client.call<Record<string, unknown>>("/route/odd", {});
+      expect([odd.reply.text, odd.body]).toEqual(['{"when":"1970-01-01T00:00:00.000Z"}', { when: "1970-01-01T00:00:00.000Z" }]);
+      const teapot = await client.post("/route/teapot", {});
+      expect([teapot.status, teapot.text, Object.keys(teapot.cookies)]).toEqual([418, '{"detail":"short and stout"}', [COOKIE]]);
+      const boom = await client.post("/route/boom", {});
+      expect([boom.status, boom.json(), boom.cookies]).toEqual([500, `TypeError("it's broken")`, { before: "boom" }]);
+      const inner = await client.post("/route/inner", {});
+      expect([inner.status, inner.json()]).toEqual([500, `Hit an exception in ${COOKIE} calling an inner server: b'{"detail":"Not Found"}'`]);
+      expect((await client.get("/route/echo")).status).toBe(405);
+      const slow = await client.call("/route/slow", {}, { timeoutMs: 50 }).catch((e) => e);
+      expect(slow).toMatchObject({ code: "E_HTTP", reason: "timeout", path: "/route/slow" });
     });
 
     test("many concurrent calls keep their own sessions", async () => {

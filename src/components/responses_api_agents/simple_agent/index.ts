@@ -1,11 +1,11 @@
 /** simple_agent: seed → model/tool loop → verify, talking to its model and resources servers only through ServerClient (protocol.md §4). */
-import type { Context } from "hono";
 import { callRateLimited } from "../../../servers/rate-limited.ts";
 import { checkResponseCreateParams, responseProblems, type FunctionCall, type JsonObject, type Response } from "../../../protocol/responses.ts";
 import { accumulateUsage, dumpResponse } from "../../../protocol/responses-dump.ts";
 import { buildVerifyRequest, checkRunRequest, dumpRunRow, orderRunResult, verifyResponseProblems } from "../../../protocol/run.ts";
-import { requestCookies, type Cookies } from "../../../servers/cookies.ts";
-import { createGymApp, forwardJson, readJson, validationFailure, type GymEnv } from "../../../servers/gym-app.ts";
+import type { Cookies } from "../../../servers/cookies.ts";
+import { createGymApp, forwardJson, readJson, validationFailure } from "../../../servers/gym-app.ts";
+import { jsonRoute, routeJson, type RouteRequest } from "../../../servers/routes.ts";
 import { pythonExceptionRepr } from "../../../servers/python-repr.ts";
 import type { ServerFactory, ServerFactoryContext } from "../../../servers/registry.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
@@ -34,8 +34,8 @@ function pythonJsonDumps(value: Record<string, string>): string {
 }
 
 /** Sets cookies on the agent's own answer, as FastAPI's `response.set_cookie(k, v)` does. */
-function forwardCookies(c: Context<GymEnv>, ...jars: Cookies[]): void {
-  for (const jar of jars) for (const [name, value] of Object.entries(jar)) c.header("set-cookie", `${name}=${value}; Path=/; SameSite=lax`, { append: true });
+function forwardCookies(request: RouteRequest, ...jars: Cookies[]): void {
+  for (const jar of jars) for (const name in jar) request.setCookie(name, jar[name]!);
 }
 
 /** The agent loop over already-validated params; returns the last model response carrying the whole trajectory. */
@@ -93,31 +93,32 @@ const factory: ServerFactory = (block, context) => {
   const config = block as unknown as SimpleAgentConfig;
   const app = createGymApp({ cookieName: sessionCookieName("SimpleAgent", config.name), rolloutPrefix: "agent" });
 
-  app.post("/v1/responses", async (c) => {
-    const params = await readJson<JsonObject>(c);
+  // Both routes only read what they are handed (the caller's row and params); they build new objects to send on.
+  jsonRoute(app, "/v1/responses", async (request) => {
+    const params = await routeJson<JsonObject>(request);
     const checked = checkResponseCreateParams(params);
     if (!checked.ok) throw validationFailure(checked.error);
-    const episode = await runEpisode(params, config, context, requestCookies(c.req.header("cookie")));
-    forwardCookies(c, episode.resourcesCookies, episode.modelCookies);
-    return c.json(dumpResponse(episode.response));
+    const episode = await runEpisode(params, config, context, request.cookies());
+    forwardCookies(request, episode.resourcesCookies, episode.modelCookies);
+    return { json: dumpResponse(episode.response) };
   });
 
-  app.post("/run", async (c) => {
-    const body = await readJson(c);
+  jsonRoute(app, "/run", async (request) => {
+    const body = await routeJson(request);
     const checked = checkRunRequest(body);
     if (!checked.ok) throw validationFailure(checked.error);
     const row = checked.value as JsonObject;
     const resources = context.servers.get(config.resources_server.name);
-    const seeded = await resources.call("/seed_session", dumpRunRow(row), { cookies: requestCookies(c.req.header("cookie")) });
+    const seeded = await resources.call("/seed_session", dumpRunRow(row), { cookies: request.cookies() });
     const episode = await context.servers.get(config.name).call<JsonObject>("/v1/responses", row.responses_create_params, { cookies: seeded.cookies });
     if (config.skip_verification) {
       const skipped = { ...dumpRunRow(row), response: episode.body, reward: Number(config.skip_verification_reward ?? 0), verification_skipped: true };
-      return c.json(orderRunResult(skipped));
+      return { json: orderRunResult(skipped) };
     }
     const verified = await resources.call<JsonObject>("/verify", buildVerifyRequest(row, episode.body), { cookies: episode.cookies });
     const problems = verifyResponseProblems(verified.body);
     if (problems.length) throw new Error(`1 validation error for SimpleAgentVerifyResponse: ${problems.slice(0, 3).join("; ")}`);
-    return c.json(orderRunResult(verified.body));
+    return { json: orderRunResult(verified.body) };
   });
 
   app.post("/aggregate_metrics", async (c) => {

@@ -3,6 +3,7 @@ import { Semaphore } from "../../../jsonl/concurrency.ts";
 import { checkResponseCreateParams, responseProblems, type JsonObject } from "../../../protocol/responses.ts";
 import { createGymApp, readJson, validationFailure } from "../../../servers/gym-app.ts";
 import type { ServerFactory } from "../../../servers/registry.ts";
+import { jsonRoute, routeJson } from "../../../servers/routes.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
 import { postUpstream, type UpstreamOptions } from "../../../servers/upstream.ts";
 
@@ -43,8 +44,9 @@ const factory: ServerFactory = (block) => {
     }
   };
 
-  app.post("/v1/responses", async (c) => {
-    const request = await readJson<JsonObject>(c);
+  // Reads what it is handed and sends a new object upstream.
+  jsonRoute(app, "/v1/responses", async (call) => {
+    const request = await routeJson<JsonObject>(call);
     const checked = checkResponseCreateParams(request);
     if (!checked.ok) throw validationFailure(checked.error);
     const body: JsonObject = { ...(config.extra_body ?? {}), ...request, model: config.openai_model };
@@ -52,7 +54,7 @@ const factory: ServerFactory = (block) => {
     const response = await forward("/responses", body);
     const problems = responseProblems(response);
     if (problems.length) throw new Error(`Upstream answered an invalid Responses object: ${problems.slice(0, 3).join("; ")}`);
-    return c.json(response);
+    return { json: response };
   });
 
   app.post("/v1/chat/completions", async (c) => {

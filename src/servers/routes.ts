@@ -1,0 +1,190 @@
+/**
+ * JSON routes that serve both HTTP (through Hono) and in-process direct calls (objects in, objects out, no
+ * Request, Response, headers or JSON text), with the same sessions, cookies, statuses and error bodies.
+ */
+import type { Context, Hono } from "hono";
+import { cookieHeader, requestCookies, type Cookies } from "./cookies.ts";
+import { errorAnswer, gymAppMeta, parseJsonBody, type GymAppMeta, type GymEnv } from "./gym-app.ts";
+import { isPlainJson, plainPyValue } from "./plain-json.ts";
+import { pyJsonText } from "./resources-json.ts";
+import { SESSION_COOKIE_ATTRIBUTES, type Session } from "./session.ts";
+
+/** What a JSON route sees of its request, whichever way it came. */
+export interface RouteRequest {
+  /**
+   * The body object an in-process caller handed over, else undefined (read `text()`). It is the caller's own
+   * object: a route reads it and never changes it (copy what must change).
+   */
+  readonly handed: { value: unknown } | undefined;
+  /** The body text (made from the handed object when there is one). */
+  text(): Promise<string>;
+  readonly session: Session;
+  /** The path as requested, rollout prefix included. */
+  readonly rawPath: string;
+  header(name: string): string | undefined;
+  /** The `Cookie` header as a jar (a fresh object). */
+  cookies(): Cookies;
+  /** `Set-Cookie: name=value; Path=/; SameSite=lax`, as FastAPI's `response.set_cookie(name, value)` writes it. */
+  setCookie(name: string, value: string): void;
+}
+
+/** A route's answer: JSON (`c.json`), or a resources server's Python-typed JSON (`pyJson`: `1.0` stays `1.0`). */
+export interface RouteAnswer {
+  json: unknown;
+  status?: number;
+  py?: boolean;
+}
+
+export type RouteHandler = (request: RouteRequest) => RouteAnswer | Promise<RouteAnswer>;
+
+/** Registers a POST route on a Gym app, for HTTP and for in-process direct calls alike. */
+export function jsonRoute(app: Hono<GymEnv>, path: string, handler: RouteHandler): void {
+  const meta = gymAppMeta(app);
+  if (!meta) throw new Error("jsonRoute needs an app made by createGymApp");
+  meta.routes.set(path, handler);
+  app.post(path, async (c) => {
+    const answer = await handler(new HonoRouteRequest(c));
+    const text = answer.py ? pyJsonText(answer.json as Record<string, unknown>) : JSON.stringify(answer.json);
+    return c.body(text, (answer.status ?? 200) as 200, { "content-type": "application/json" });
+  });
+}
+
+/** The JSON body: the handed object, or the text parsed (malformed JSON is FastAPI's 422 `json_invalid`). */
+export async function routeJson<T = unknown>(request: RouteRequest): Promise<T> {
+  return request.handed ? (request.handed.value as T) : parseJsonBody<T>(await request.text());
+}
+
+class HonoRouteRequest implements RouteRequest {
+  readonly handed = undefined;
+  private readonly c: Context<GymEnv>;
+  constructor(c: Context<GymEnv>) {
+    this.c = c;
+  }
+  text(): Promise<string> {
+    return this.c.req.text();
+  }
+  get session(): Session {
+    return this.c.get("session");
+  }
+  get rawPath(): string {
+    const url = this.c.req.url;
+    const start = url.indexOf("/", url.indexOf("://") + 3);
+    const end = url.indexOf("?", start);
+    return start < 0 ? "/" : end < 0 ? url.slice(start) : url.slice(start, end);
+  }
+  header(name: string): string | undefined {
+    return this.c.req.header(name);
+  }
+  cookies(): Cookies {
+    return requestCookies(this.c.req.header("cookie"));
+  }
+  setCookie(name: string, value: string): void {
+    this.c.header("set-cookie", `${name}=${value}; Path=/; SameSite=lax`, { append: true });
+  }
+}
+
+/** One in-process call, as the client hands it over. */
+export interface DirectCall {
+  path: string;
+  /** The body: a plain JSON value (`isPlainJson`) handed over as is, or the raw text. */
+  body: { value: unknown } | { text: string };
+  /** A jar of simple cookies (`isSimpleJar`), or none. */
+  cookies: Cookies | undefined;
+  /** The request headers besides `cookie`, as the client would send them. */
+  headers: Record<string, string>;
+}
+
+/** A direct call's answer: status, the answer as a plain value when it is one, its text on demand, headers. */
+export interface DirectAnswer {
+  status: number;
+  /** What `JSON.parse(text())` gives, shared with the server (copy before changing it); absent when unknown. */
+  value?: { plain: unknown };
+  text(): string;
+  /** Headers other than `set-cookie`, names lower-case. */
+  headers: [string, string][];
+  /** `Set-Cookie` lines in order, each with the name and value it sets. */
+  cookies: { name: string; value: string; line: string }[];
+}
+
+// Paths a URL parser leaves as they are (no dot segments, escapes, queries or empty segments).
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
+
+/**
+ * Serves a call on a JSON route of `app` without Hono, exactly as `app.fetch` would answer it; undefined
+ * when the app has no JSON route for this path (the caller then goes through `app.fetch`).
+ */
+export function dispatchDirect(app: object, call: DirectCall): Promise<DirectAnswer> | undefined {
+  const meta = gymAppMeta(app);
+  if (!meta || meta.routes.size === 0 || !PLAIN_PATH.test(call.path)) return undefined;
+  const path = meta.prefix ? call.path.replace(meta.prefix, "") : call.path;
+  const handler = meta.routes.get(path);
+  return handler ? serveDirect(meta, handler, call) : undefined;
+}
+
+async function serveDirect(meta: GymAppMeta, handler: RouteHandler, call: DirectCall): Promise<DirectAnswer> {
+  const request = new DirectRouteRequest(call, meta.signer.session(call.cookies?.[meta.cookieName]));
+  let answer: RouteAnswer;
+  let unhandled = false;
+  try {
+    answer = await handler(request);
+  } catch (error) {
+    const failure = errorAnswer(error, meta.cookieName);
+    unhandled = failure.unhandled;
+    answer = failure;
+  }
+  const cookies = request.setCookies;
+  if (!unhandled) cookies.push(cookieOf(meta.cookieName, meta.signer.seal(request.session)));
+  return { status: answer.status ?? 200, ...answerBody(answer), headers: [["content-type", "application/json"]], cookies };
+}
+
+function answerBody(answer: RouteAnswer): Pick<DirectAnswer, "value" | "text"> {
+  const json = answer.json;
+  if (answer.py) {
+    const plain = plainPyValue(json as Record<string, unknown>);
+    return { value: plain ? { plain } : undefined, text: () => pyJsonText(json as Record<string, unknown>) };
+  }
+  if (isPlainJson(json)) return { value: { plain: json }, text: () => JSON.stringify(json) };
+  // JSON.stringify(undefined) is undefined: Hono then sends an empty body.
+  const text = JSON.stringify(json) ?? "";
+  return { text: () => text };
+}
+
+function cookieOf(name: string, value: string, attributes = SESSION_COOKIE_ATTRIBUTES) {
+  return { name, value, line: `${name}=${value}; ${attributes}` };
+}
+
+class DirectRouteRequest implements RouteRequest {
+  readonly handed: { value: unknown } | undefined;
+  readonly session: Session;
+  readonly setCookies: DirectAnswer["cookies"] = [];
+  private readonly call: DirectCall;
+  private headerMap?: Headers;
+
+  constructor(call: DirectCall, session: Session) {
+    this.call = call;
+    this.session = session;
+    this.handed = "value" in call.body ? call.body : undefined;
+  }
+  text(): Promise<string> {
+    const body = this.call.body;
+    return Promise.resolve("text" in body ? body.text : JSON.stringify(body.value));
+  }
+  get rawPath(): string {
+    return this.call.path;
+  }
+  header(name: string): string | undefined {
+    if (name.toLowerCase() === "cookie") return cookieHeader(this.call.cookies);
+    if (!this.headerMap) {
+      this.headerMap = new Headers(this.call.headers);
+      // What a Request made with a string body and no content type says it carries.
+      if (!this.headerMap.has("content-type")) this.headerMap.set("content-type", "text/plain;charset=UTF-8");
+    }
+    return this.headerMap.get(name) ?? undefined;
+  }
+  cookies(): Cookies {
+    return { ...this.call.cookies };
+  }
+  setCookie(name: string, value: string): void {
+    this.setCookies.push(cookieOf(name, value, "Path=/; SameSite=lax"));
+  }
+}
