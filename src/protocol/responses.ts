@@ -1,6 +1,7 @@
 /** The Responses API subset NeMo Gym speaks (protocol.md §3): valibot schemas, TS types and the strict request check. */
 import * as v from "valibot";
 import { fastApiIssues, type FastApiErrorBody } from "./fastapi-errors.ts";
+import { quickCreateParams, quickResponse } from "./responses-quick.ts";
 
 export type * from "./responses-types.ts";
 import type { JsonObject, ResponseCreateParams } from "./responses-types.ts";
@@ -178,6 +179,7 @@ export function checkResponseCreateParams(
   body: unknown,
   loc: (string | number)[] = ["body"],
 ): { ok: true; value: ResponseCreateParams } | { ok: false; error: FastApiErrorBody } {
+  if (quickCreateParams(body)) return { ok: true, value: body as ResponseCreateParams };
   const result = v.safeParse(ResponseCreateParamsSchema, body);
   if (result.success) return { ok: true, value: body as ResponseCreateParams };
   return { ok: false, error: { detail: fastApiIssues(result.issues, body, loc) } };
@@ -185,11 +187,12 @@ export function checkResponseCreateParams(
 
 /** Whether a value is a valid Responses object (what an agent demands of a model's answer). */
 export function isValidResponse(value: unknown): value is Response {
-  return v.safeParse(ResponseSchema, value).success;
+  return quickResponse(value) || v.safeParse(ResponseSchema, value).success;
 }
 
 /** Why a value is not a valid Responses object, as readable lines (empty when it is valid). */
 export function responseProblems(value: unknown): string[] {
+  if (quickResponse(value)) return [];
   const result = v.safeParse(ResponseSchema, value);
   if (result.success) return [];
   return result.issues.map((issue) => `${(issue.path ?? []).map((p) => p.key).join(".") || "(root)"}: ${issue.message}`);

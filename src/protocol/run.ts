@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { fastApiIssues, type FastApiErrorBody } from "./fastapi-errors.ts";
 import { checkResponseCreateParams, ResponseSchema, type JsonObject, type ResponseCreateParams } from "./responses.ts";
 import { dumpResponse, dumpResponseCreateParams } from "./responses-dump.ts";
+import { quickCreateParams, quickResponse } from "./responses-quick.ts";
 
 /** A `/run` request: a dataset row with `responses_create_params` plus any extra keys (kept in order). */
 export interface RunRequest extends JsonObject {
@@ -38,6 +39,7 @@ const VerifyResponseSchema = v.looseObject({
 
 /** Why a verify response would be rejected by a Python agent (empty when it is acceptable). */
 export function verifyResponseProblems(value: unknown): string[] {
+  if (quickVerifyResponse(value)) return [];
   const result = v.safeParse(VerifyResponseSchema, value);
   const problems = result.success ? [] : fastApiIssues(result.issues, value, []).map((e) => `${e.loc.join(".")}: ${e.msg}`);
   if (result.success) {
@@ -45,6 +47,14 @@ export function verifyResponseProblems(value: unknown): string[] {
     if (!params.ok) problems.push(...params.error.detail.map((e) => `${e.loc.join(".")}: ${e.msg}`));
   }
   return problems;
+}
+
+/** True only when `verifyResponseProblems` finds nothing (see responses-quick.ts). */
+function quickVerifyResponse(value: unknown): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const row = value as JsonObject;
+  const params = row.responses_create_params;
+  return typeof row.reward === "number" && !Number.isNaN(row.reward) && quickResponse(row.response) && quickCreateParams(params);
 }
 
 /**

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { fastApiIssues, type FastApiErrorBody, type FastApiErrorEntry } from "./fastapi-errors.ts";
 import { ResponseCreateParamsSchema, ResponseSchema, type JsonObject } from "./responses.ts";
+import { quickCreateParams, quickResponse } from "./responses-quick.ts";
 
 export type { FastApiErrorBody, FastApiErrorEntry } from "./fastapi-errors.ts";
 
@@ -85,9 +86,9 @@ export const FastApiErrorBodySchema = v.object({
 /** Checks the Responses part of a verify (or Gymnasium step) body; FastAPI-shaped entries, empty when valid. */
 export function verifyEnvelopeIssues(body: JsonObject, needsResponse = true): FastApiErrorEntry[] {
   const entries: FastApiErrorEntry[] = [];
-  const parts: [string, v.GenericSchema][] = [["responses_create_params", ResponseCreateParamsSchema]];
-  if (needsResponse) parts.push(["response", ResponseSchema]);
-  for (const [key, schema] of parts) {
+  const parts: [string, v.GenericSchema, (value: unknown) => boolean][] = [["responses_create_params", ResponseCreateParamsSchema, quickCreateParams]];
+  if (needsResponse) parts.push(["response", ResponseSchema, quickResponse]);
+  for (const [key, schema, quick] of parts) {
     if (!(key in body)) {
       entries.push({ type: "missing", loc: ["body", key], msg: "Field required", input: body });
       continue;
@@ -102,6 +103,7 @@ export function verifyEnvelopeIssues(body: JsonObject, needsResponse = true): Fa
       });
       continue;
     }
+    if (quick(value)) continue;
     const result = v.safeParse(schema, value);
     if (!result.success) entries.push(...fastApiIssues(result.issues, value, ["body", key]));
   }
