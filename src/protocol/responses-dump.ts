@@ -86,7 +86,7 @@ export function dumpResponse(response: JsonObject): JsonObject {
     else if (key === "tools" && Array.isArray(value)) out.tools = value.map((tool) => dumpTool(tool as JsonObject));
     else out[key] = value;
   }
-  for (const [key, value] of Object.entries(response)) if (!(key in out)) out[key] = value;
+  for (const key in response) if (!(key in out)) out[key] = response[key];
   return out;
 }
 

@@ -66,14 +66,15 @@ export function buildVerifyRequest(row: JsonObject, response: JsonObject): JsonO
     responses_create_params: dumpResponseCreateParams(row.responses_create_params as JsonObject),
     response: dumpResponse(response),
   };
-  for (const [key, value] of Object.entries(row)) if (!(key in out)) out[key] = value;
+  for (const key in row) if (!(key in out)) out[key] = row[key];
   return out;
 }
 
 /** The run row as `model_dump()` writes it: `responses_create_params` fully dumped, other keys unchanged. */
 export function dumpRunRow(row: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(row)) {
+  for (const key in row) {
+    const value = row[key];
     out[key] = key === "responses_create_params" ? dumpResponseCreateParams(value as JsonObject) : value;
   }
   return out;
@@ -89,7 +90,7 @@ export function orderRunResult(verify: JsonObject): JsonObject {
     response: dumpResponse(verify.response as JsonObject),
     reward: Number(verify.reward),
   };
-  for (const [key, value] of Object.entries(verify)) if (!(key in out)) out[key] = value;
+  for (const key in verify) if (!(key in out)) out[key] = verify[key];
   return out;
 }
 

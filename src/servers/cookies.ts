@@ -6,8 +6,9 @@ export type Cookies = Record<string, string>;
 /** The `Cookie` request header for a jar (undefined when empty). */
 export function cookieHeader(cookies: Cookies | undefined): string | undefined {
   if (!cookies) return undefined;
-  const parts = Object.entries(cookies).map(([name, value]) => `${name}=${value}`);
-  return parts.length ? parts.join("; ") : undefined;
+  let header: string | undefined;
+  for (const name in cookies) header = header === undefined ? `${name}=${cookies[name]}` : `${header}; ${name}=${cookies[name]}`;
+  return header;
 }
 
 /** The cookies a response set (`Set-Cookie` headers), name → value; attributes are ignored. */
