@@ -5,6 +5,7 @@
  *
  *   bun scripts/bench/stages.ts            # 1 GB (≥ 100,000 tasks × 8 repeats)
  *   GYM_BENCH_MB=50 bun scripts/bench/stages.ts   # smaller
+ *   GYM_BENCH_ONLY=aggregate bun scripts/bench/stages.ts   # only the tools whose label matches
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -56,14 +57,18 @@ function generate(): { rows: number; tasks: number; bytes: number } {
 
 /** Runs a command under /usr/bin/time -v: wall seconds and peak resident memory. */
 function measure(label: string, command: string[], inputBytes: number): void {
+  if (process.env.GYM_BENCH_ONLY && !new RegExp(process.env.GYM_BENCH_ONLY).test(label)) return;
   const start = performance.now();
   // time -o: a Bun child leaves the shared stderr pipe non-blocking, which truncates time's own report.
   const timing = path.join(dir, "time.txt");
   const result = spawnSync("/usr/bin/time", ["-v", "-o", timing, ...command], { encoding: "utf8", maxBuffer: 1 << 26 });
   const seconds = (performance.now() - start) / 1000;
-  const peak = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(fs.readFileSync(timing, "utf8"))?.[1] ?? NaN) / 1024;
+  const report = fs.readFileSync(timing, "utf8");
+  const peak = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(report)?.[1] ?? NaN) / 1024;
+  // CPU seconds (user + system): steadier than wall time on a shared machine.
+  const cpu = Number(/User time \(seconds\): ([\d.]+)/.exec(report)?.[1] ?? NaN) + Number(/System time \(seconds\): ([\d.]+)/.exec(report)?.[1] ?? NaN);
   const status = result.status === 0 ? "" : `  (exit ${result.status}: ${result.stderr.split("\n").slice(0, 3).join(" / ")})`;
-  console.log(`${label.padEnd(34)} ${(inputBytes / 1048576 / seconds).toFixed(1).padStart(7)} MB/s  ${seconds.toFixed(2).padStart(7)} s  peak ${peak.toFixed(0).padStart(6)} MB${status}`);
+  console.log(`${label.padEnd(34)} ${(inputBytes / 1048576 / seconds).toFixed(1).padStart(7)} MB/s  ${seconds.toFixed(2).padStart(7)} s  cpu ${cpu.toFixed(2).padStart(6)} s  peak ${peak.toFixed(0).padStart(6)} MB${status}`);
 }
 
 const { rows, tasks, bytes } = generate();

@@ -61,3 +61,49 @@ describe("aggregate stage", () => {
     expect(bad.message).toContain(`${dir}/b.jsonl:2`);
   });
 });
+
+describe("aggregate health check", () => {
+  const usage = (i: number, o: number | string) => `{"input_tokens":${i},"output_tokens":${o}}`;
+  const capture = (calls: string) => `"ng_model_call_capture":{"calls":[${calls}]}`;
+  const rows = [
+    // healthy; its usage spelled 5.0 (typed as a Python float by the metrics parse, not by the checks)
+    `{"_ng_task_index":1,"_ng_rollout_index":0,"reward":1.0,"response":{"usage":${usage(10, "5.0")}},${capture(`{"status":"completed","usage":${usage(10, 5)}}`)},"ng_trajectory":{"turns":[{"text":"hi"}]},"agent_ref":{"name":"a"}}`,
+    // unhealthy: the last call failed
+    `{"_ng_task_index":0,"_ng_rollout_index":1,"reward":0,"response":{"usage":${usage(10, 0)}},${capture(`{"status":"completed","usage":${usage(10, 0)}},{"status":"failed","error":"boom"}`)},"ng_trajectory":{"turns":[{"text":"x"}]},"agent_ref":{"name":"a"}}`,
+    // the same identity under another agent: a duplicate record in the merged file
+    `{"_ng_task_index":0,"_ng_rollout_index":1,"reward":null,"response":{"usage":${usage(3, 3)}},"agent_ref":{"name":"b"}}`,
+    `{"_ng_task_index":0,"_ng_rollout_index":0,"response":{"usage":${usage(3, 3)}},"agent_ref":{"name":"a"}}`,
+    `{"_ng_task_index":"7","_ng_rollout_index":0,"reward":1,"agent_ref":{"name":"b"}}`,
+    `{"_ng_task_index":2,"reward":0.5,"ng_trajectory":{"turns":[],"gaps":[1]},"agent_ref":{"name":"a"}}`,
+  ];
+
+  test("verdicts and summary from the aggregate's own parse are byte-identical to healthCheck() on the merged file", async () => {
+    const { healthCheck } = await import("./health-check.ts");
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, "s1.jsonl"), `${rows.slice(0, 3).join("\n")}\n`);
+    fs.writeFileSync(path.join(dir, "s2.jsonl"), `${rows.slice(3).join("\r\n")}\r\n`);
+    const out = path.join(dir, "out");
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, "merged_materialized_inputs.jsonl"), [0, 1, 2, 3].map((t) => JSON.stringify({ _ng_task_index: t, _ng_rollout_index: 0 })).join("\n"));
+    const report = await aggregateShards({ inputs: [`${dir}/s*.jsonl`], output: path.join(out, "merged.jsonl"), healthCheck: true });
+    const read = (name: string) => fs.readFileSync(path.join(out, name), "utf8");
+    const [verdicts, summary] = [read("rollout_verdicts.jsonl"), read("quality_summary.json")];
+    const checked = await healthCheck({ runDir: out, rolloutsFile: "merged.jsonl" });
+    expect(verdicts).toBe(read("rollout_verdicts.jsonl"));
+    expect(summary).toBe(read("quality_summary.json"));
+    expect(report.health).toEqual(checked);
+    // The fixture exercises what matters: duplicates, failures, odd indices, missing rollouts.
+    expect([checked.checked, checked.healthy, checked.unhealthy, checked.unobserved]).toEqual([6, 1, 3, 2]);
+    expect(checked.run.run_missing_rollouts.missing).toBe(1);
+    expect(verdicts).toContain("record_duplicate_identity");
+    expect(verdicts).toContain('"rollout_id":"7:0"');
+  });
+
+  test("no merge, no health check", async () => {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, "s.jsonl"), `${rows[0]}\n`);
+    const report = await aggregateShards({ inputs: [`${dir}/s.jsonl`], output: path.join(dir, "m.jsonl"), healthCheck: true, mergeShards: false });
+    expect(report.health).toBeUndefined();
+    expect(fs.existsSync(path.join(dir, "quality_summary.json"))).toBe(false);
+  });
+});

@@ -16,6 +16,8 @@ import { expandInputGlobs, LineReader, scanLineBatches, spillStdin } from "./_ag
 import { siblingPath, FileWriter } from "./_aggregate-files.ts";
 import { ByteWriter, readRowsInOrder, readRuns } from "./_aggregate-copy.ts";
 import { sortedOrder } from "./_aggregate-order.ts";
+import { AggregateHealth } from "./_aggregate-health.ts";
+import type { QualitySummary } from "./_health-check-tally.ts";
 import { isBlank, NameIds, RowIndex } from "./_aggregate-rows.ts";
 
 type Row = Record<string, unknown>;
@@ -31,6 +33,8 @@ export interface AggregateStageOptions {
   mergeShards?: boolean;
   /** Without it, baseline statistics are computed here (no server hooks). */
   aggregateHook?: AggregateHook;
+  /** Also health-check the merged rollouts (verdicts and summary beside them), from this same parse. */
+  healthCheck?: boolean;
   /** 0.7 repeat-level metrics (default true). */
   repeatLevel?: boolean;
   log?: (message: string) => void;
@@ -52,6 +56,8 @@ export interface AggregateReport {
   aggregateMetrics: string | null;
   sources: string;
   computedBy: "gym-baseline" | "servers";
+  /** With `healthCheck` and a merged file: its quality summary, or why it could not be checked. */
+  health?: QualitySummary | { error: string };
 }
 
 /** Merges shards and writes `<stem>_aggregate_metrics.json` and `<stem>_sources.json`; memory holds numbers per row, never row text. */
@@ -85,10 +91,11 @@ interface Scan {
   lossy: Set<number>;
   /** Stripped rows per row number, only for server hooks. */
   hooked: Row[] | null;
+  health: AggregateHealth | null;
 }
 
 async function scanShards(files: string[], shown: string[], options: AggregateStageOptions): Promise<Scan> {
-  const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE, spool: true }), index: new RowIndex({ bytes: true, agent: true, spool: true }), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null };
+  const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE, spool: true }), index: new RowIndex({ bytes: true, agent: true, spool: true }), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null, health: options.healthCheck && options.mergeShards !== false ? new AggregateHealth(options.output) : null };
   try {
     await scanInto(scan, files, shown, options);
     scan.table.finish();
@@ -129,6 +136,8 @@ async function scanInto(scan: Scan, files: string[], shown: string[], options: A
         if (typeof value !== "object" || value === null || Array.isArray(value)) {
           throw new GymError("E_INPUT_JSON", `${shown[s]}:${batch.firstLine + i}: expected a JSON object`, { hint: "Each line of a rollouts file is one JSON object." });
         }
+        // Checked as parsed, before typeRolloutRow turns whole-valued floats into PyFloat.
+        scan.health?.add(table.rows, value as Row);
         const row = typeRolloutRow(text, value as Row);
         const name = (row.agent_ref as Row | undefined)?.name;
         const agent = typeof name === "string" && name !== "" ? agents.id(name) : -1;
@@ -179,6 +188,13 @@ async function aggregateFiles(files: string[], shown: string[], sidecars: string
     writeMetricsFile(report.aggregateMetrics, emitted, table);
   } else options.log?.("No rollout rows with an agent_ref.name: no aggregate metrics written");
   report.agents = emitted.map((e) => e.agent);
+  if (scan.health) {
+    try {
+      report.health = await scan.health.write(order, table);
+    } catch (error) {
+      report.health = { error: (error as Error).message };
+    }
+  }
   return report;
 }
 

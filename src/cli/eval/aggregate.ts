@@ -34,26 +34,26 @@ export default defineGymCommand({
         output: args.output,
         mergeShards: !(args["no-merge"] || /^false$/i.test(overrideValue(overrides, "merge_shards") ?? "")),
         aggregateHook: servers ? (agent, rows) => agentMetrics(servers, agent, rows) : undefined,
+        // NeMo Gym health-checks the merged file after an aggregate; the stage does it from its own parse.
+        healthCheck: true,
         log: note,
       });
-      print(report, json);
-      if (report.mergedRollouts) await healthLine(report.mergedRollouts);
+      const { health, ...shown } = report;
+      print(shown, json);
+      if (health) await healthLine(health);
     } finally {
       await servers?.close();
     }
   },
 });
 
-/** The health check NeMo Gym runs after an aggregate: its files go beside the merged rollouts, its line to stderr. */
-async function healthLine(merged: string) {
-  const { basename, dirname } = await import("node:path");
-  const { healthCheck, healthSummaryLine } = await import("../../stages/health-check.ts");
-  try {
-    note(healthSummaryLine(await healthCheck({ runDir: dirname(merged), rolloutsFile: basename(merged) })));
-  } catch (error) {
-    note(`Rollout health: not checked (${(error as Error).message})`);
-  }
+/** The line of the health check NeMo Gym runs after an aggregate (its files are beside the merged rollouts). */
+async function healthLine(health: NonNullable<Report["health"]>) {
+  const { healthSummaryLine } = await import("../../stages/health-check.ts");
+  note("error" in health ? `Rollout health: not checked (${health.error})` : healthSummaryLine(health));
 }
+
+type Report = Awaited<ReturnType<typeof import("../../stages/aggregate.ts").aggregateShards>>;
 
 /** The config's servers, with the placeholder model of model-free commands. */
 async function serversFor(options: Awaited<ReturnType<typeof configOptions>>) {
@@ -73,7 +73,7 @@ async function agentMetrics(servers: { get(name: string): import("../../servers/
   return parsePythonJson(reply.text) as never;
 }
 
-function print(report: Awaited<ReturnType<typeof import("../../stages/aggregate.ts").aggregateShards>>, json: boolean) {
+function print(report: Omit<Report, "health">, json: boolean) {
   {
     if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else {
