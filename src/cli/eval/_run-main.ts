@@ -38,6 +38,8 @@ export async function evalRun({ options, noServe, output }: EvalRunInput): Promi
     if (instances.length === 0) throw new GymError("E_CONFIG", "No server instances are configured.", { hint: "Pass --resources-server NAME and --model-type NAME (or --benchmark / --config)." });
     const userRoots = roots.flatMap((r) => (r.kind === "dir" ? [r.path] : []));
     registry = await ServerRegistry.create(instances, { globalConfig: resolved, userRoots });
+    const { waitForModelEndpoints } = await import("../../run/readiness.ts");
+    await waitForModelEndpoints(instances, Number(resolved.model_endpoint_readiness_timeout_seconds ?? 600), info);
   }
   const instances = registry.instances.map((i) => ({ name: i.name, serverType: i.serverType, block: i.block as Record<string, unknown> }));
   try {

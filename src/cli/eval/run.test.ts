@@ -126,3 +126,13 @@ describe("gym eval run (compiled binary, mock model on loopback)", () => {
     expect(existsSync(join(dir, "bad", "r.jsonl"))).toBe(false);
   }, 60_000);
 });
+
+test("an unreachable model endpoint fails before any rollout is dispatched, naming the URL and the fix", async () => {
+  const dead = mkdtempSync(join(tmpdir(), "gym-dead-"));
+  writeMcqaDataset(join(dead, "tasks.jsonl"), 2);
+  const r = await gym(["eval", "run", "--resources-server", "mcqa", "--model-type", "openai_model", "--model", "m", "--model-url", "http://127.0.0.1:1/v1", "--model-api-key", "k", "--input", "tasks.jsonl", "-o", "r.jsonl", "+model_endpoint_readiness_timeout_seconds=0"], { cwd: dead });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("The model endpoint is not reachable: model endpoint http://127.0.0.1:1/v1 (from `policy_model.openai_base_url`)");
+  expect(r.stderr).toContain("Hint: Check --model-url");
+  expect(existsSync(join(dead, "r.jsonl"))).toBe(false);
+}, 60_000);
