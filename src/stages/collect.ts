@@ -3,6 +3,7 @@ import type { Row } from "../jsonl/read.ts";
 import { mapConcurrent } from "../jsonl/concurrency.ts";
 import { isServerCallError, type ServerDirectory } from "../servers/client.ts";
 import type { LatencyTracker } from "../run/latency.ts";
+import { rootCause } from "./root-cause.ts";
 
 /** One rollout to dispatch: the materialized row and the attempt number it runs as. */
 export interface DispatchRequest {
@@ -99,7 +100,7 @@ async function dispatchOne(request: DispatchRequest, options: CollectOptions, pa
     }
     const seconds = (performance.now() - started) / 1000;
     const failureClass = status === undefined || GATEWAY_STATUSES.has(status) ? "agent_request_failed" : "agent_run_error";
-    const message = status === undefined ? text : `/run answered ${status}: ${text.slice(0, 200)}`;
+    const message = status === undefined ? rootCause(text) : `/run answered ${status}: ${rootCause(text)}`;
     return classifyFailure(request, options, failureClass, failureType, message, status, text, seconds);
   }
 }
