@@ -1,5 +1,4 @@
 /** `gym eval aggregate`: merge rollout shards in (task, rollout) order and recompute aggregate metrics over their union. */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { GymError } from "../errors.ts";
@@ -16,6 +15,7 @@ import { expandInputGlobs, LineReader, scanLineBatches, spillStdin } from "./_ag
 import { siblingPath, FileWriter } from "./_aggregate-files.ts";
 import { ByteWriter, readRowsInOrder, readRuns } from "./_aggregate-copy.ts";
 import { sortedOrder } from "./_aggregate-order.ts";
+import { hashHere, hashInWorker } from "./_aggregate-hash.ts";
 import { AggregateHealth } from "./_aggregate-health.ts";
 import type { QualitySummary } from "./_health-check-tally.ts";
 import { isBlank, NameIds, RowIndex } from "./_aggregate-rows.ts";
@@ -96,12 +96,16 @@ interface Scan {
 
 async function scanShards(files: string[], shown: string[], options: AggregateStageOptions): Promise<Scan> {
   const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE, spool: true }), index: new RowIndex({ bytes: true, agent: true, spool: true }), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null, health: options.healthCheck && options.mergeShards !== false ? new AggregateHealth(options.output) : null };
+  const hashing = hashInWorker(files);
   try {
     await scanInto(scan, files, shown, options);
+    const digests = await hashing.digests;
+    for (let s = 0; s < files.length; s++) scan.sources[s]!.sha256 = digests?.[s] ?? (await hashHere(files[s]!));
     scan.table.finish();
     scan.index.finish();
     return scan;
   } catch (error) {
+    hashing.stop();
     scan.table.dispose();
     scan.index.dispose();
     throw error;
@@ -111,9 +115,8 @@ async function scanShards(files: string[], shown: string[], options: AggregateSt
 async function scanInto(scan: Scan, files: string[], shown: string[], options: AggregateStageOptions): Promise<void> {
   const { table, index, agents } = scan;
   for (let s = 0; s < files.length; s++) {
-    const hash = createHash("sha256");
     let rows = 0;
-    for await (const batch of scanLineBatches(files[s]!, hash)) {
+    for await (const batch of scanLineBatches(files[s]!)) {
       if (batch.lossy) scan.lossy.add(s);
       const { texts, offsets, lengths } = batch;
       for (let i = 0; i < texts.length; i++) {
@@ -147,7 +150,7 @@ async function scanInto(scan: Scan, files: string[], shown: string[], options: A
         rows++;
       }
     }
-    scan.sources.push({ path: shown[s]!, rows, size: fs.statSync(files[s]!).size, sha256: hash.digest("hex") });
+    scan.sources.push({ path: shown[s]!, rows, size: fs.statSync(files[s]!).size, sha256: "" });
     options.log?.(`Read ${rows} rollout row(s) from ${shown[s]}`);
   }
 }
