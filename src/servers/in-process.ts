@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import { BaseServerClient, ServerCallError, type ExchangeInit, type RawReply, type ServerReply, type ServerRequestOptions } from "./client.ts";
 import { addSetCookie, isSimpleCookie, isSimpleJar, type Cookies } from "./cookies.ts";
-import { copyPlainJson, isPlainJson } from "./plain-json.ts";
+import { isPlainJson, parsedCopy } from "./plain-json.ts";
 import { dispatchDirect, type DirectAnswer, type DirectCall } from "./routes.ts";
 
 /** Anything with a WHATWG fetch handler (a Hono app, or a bare function). */
@@ -103,9 +103,9 @@ class DirectReply implements ServerReply {
 
   json<T = unknown>(): T {
     if (!this.parsed) {
-      // The answer's value is shared with the server that made it: callers get their own copy, as from a parse.
-      if (this.answer.value) this.parsed = { value: copyPlainJson(this.answer.value.plain) };
-      else {
+      // The answer object is the server's: callers get their own copy, as a parse of the text would give.
+      this.parsed = parsedCopy(this.answer.json);
+      if (!this.parsed) {
         const text = this.text;
         try {
           this.parsed = { value: JSON.parse(text) };

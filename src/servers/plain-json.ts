@@ -41,33 +41,16 @@ function plain(v: unknown): boolean {
   }
 }
 
-/** A fresh copy of a value that `isPlainJson` accepted: what parsing its JSON text would give. */
-export function copyPlainJson<T>(value: T): T {
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) {
-    const out = new Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = copyPlainJson(value[i]);
-    return out as T;
-  }
-  const out: Record<string, unknown> = {};
-  for (const key in value) {
-    // Assignment would treat "__proto__" as the prototype; JSON.parse makes it an own property.
-    if (key === "__proto__") Object.defineProperty(out, key, { value: copyPlainJson(value[key]), enumerable: true, writable: true, configurable: true });
-    else out[key] = copyPlainJson((value as Record<string, unknown>)[key]);
-  }
-  return out as T;
-}
-
 /**
- * What `JSON.parse` makes of a resources server's Python-typed answer text (see `pyJsonText`): PyFloat → its
- * number, non-finite numbers → null, undefined members dropped (null inside arrays). Unchanged parts are
- * shared, not copied. Returns undefined when the value holds something else (class instances, bigint, cycles):
- * the caller then goes through the text.
+ * What `JSON.parse` gives back for the text JSON.stringify (or `pyJsonText`) writes for `value`, made in one
+ * copying pass: PyFloat → its number, NaN and infinities → null, -0 → 0, undefined members dropped (null
+ * inside arrays). Undefined when that is not certain (class instances, functions, bigint, cycles): the
+ * caller then goes through the text.
  */
-export function plainPyValue(value: Record<string, unknown>): Record<string, unknown> | undefined {
+export function parsedCopy(value: unknown): { value: unknown } | undefined {
   try {
-    const out = py(value);
-    return out === FAIL ? undefined : (out as Record<string, unknown>);
+    const out = copy(value);
+    return out === FAIL || out === SKIP ? undefined : { value: out };
   } catch {
     return undefined;
   }
@@ -76,52 +59,42 @@ export function plainPyValue(value: Record<string, unknown>): Record<string, unk
 const FAIL = Symbol("not plain");
 const SKIP = Symbol("dropped member");
 
-function py(v: unknown): unknown {
+function copy(v: unknown): unknown {
   switch (typeof v) {
     case "string":
     case "boolean":
       return v;
     case "number":
-      return !Number.isFinite(v) ? null : v === 0 ? 0 : v;
+      if (Number.isFinite(v) && !(v === 0 && 1 / v < 0)) return v;
+      return Number.isFinite(v) ? 0 : null;
     case "undefined":
       return SKIP;
     case "object": {
       if (v === null) return v;
-      if (v instanceof PyFloat) return Number.isFinite(v.value) ? (v.value === 0 ? 0 : v.value) : null;
       if (Array.isArray(v)) {
-        let out: unknown[] | undefined;
+        const out = new Array(v.length);
         for (let i = 0; i < v.length; i++) {
-          let item = py(v[i]);
+          const item = copy(v[i]);
           if (item === FAIL) return FAIL;
-          if (item === SKIP) item = null;
-          if (!out && !Object.is(item, v[i])) out = v.slice(0, i);
-          if (out) out.push(item);
+          out[i] = item === SKIP ? null : item;
         }
-        return out ?? v;
+        return out;
       }
+      if (v instanceof PyFloat) return Number.isFinite(v.value) ? (v.value === 0 ? 0 : v.value) : null;
       if (Object.getPrototypeOf(v) !== OBJECT_PROTO) return FAIL;
       const source = v as Record<string, unknown>;
-      let out: Record<string, unknown> | undefined;
+      const out: Record<string, unknown> = {};
       for (const key in source) {
-        const item = py(source[key]);
+        const item = copy(source[key]);
         if (item === FAIL) return FAIL;
-        if (!out && !Object.is(item, source[key])) {
-          out = {};
-          for (const earlier in source) {
-            if (earlier === key) break;
-            define(out, earlier, source[earlier]);
-          }
-        }
-        if (out && item !== SKIP) define(out, key, item);
+        if (item === SKIP) continue;
+        // Assignment would set the prototype; JSON.parse makes "__proto__" an own property.
+        if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+        else out[key] = item;
       }
-      return out ?? v;
+      return out;
     }
     default:
       return FAIL;
   }
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
 }

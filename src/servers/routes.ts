@@ -5,7 +5,6 @@
 import type { Context, Hono } from "hono";
 import { cookieHeader, requestCookies, type Cookies } from "./cookies.ts";
 import { errorAnswer, gymAppMeta, parseJsonBody, type GymAppMeta, type GymEnv } from "./gym-app.ts";
-import { isPlainJson, plainPyValue } from "./plain-json.ts";
 import { pyJsonText } from "./resources-json.ts";
 import { SESSION_COOKIE_ATTRIBUTES, type Session } from "./session.ts";
 
@@ -94,11 +93,11 @@ export interface DirectCall {
   headers: Record<string, string>;
 }
 
-/** A direct call's answer: status, the answer as a plain value when it is one, its text on demand, headers. */
+/** A direct call's answer: status, the route's own answer object, its text on demand, headers. */
 export interface DirectAnswer {
   status: number;
-  /** What `JSON.parse(text())` gives, shared with the server (copy before changing it); absent when unknown. */
-  value?: { plain: unknown };
+  /** The answer as the route made it (PyFloat values and all): its text is `text()`; read it, never change it. */
+  json: unknown;
   text(): string;
   /** Headers other than `set-cookie`, names lower-case. */
   headers: [string, string][];
@@ -134,19 +133,10 @@ async function serveDirect(meta: GymAppMeta, handler: RouteHandler, call: Direct
   }
   const cookies = request.setCookies;
   if (!unhandled) cookies.push(cookieOf(meta.cookieName, meta.signer.seal(request.session)));
-  return { status: answer.status ?? 200, ...answerBody(answer), headers: [["content-type", "application/json"]], cookies };
-}
-
-function answerBody(answer: RouteAnswer): Pick<DirectAnswer, "value" | "text"> {
   const json = answer.json;
-  if (answer.py) {
-    const plain = plainPyValue(json as Record<string, unknown>);
-    return { value: plain ? { plain } : undefined, text: () => pyJsonText(json as Record<string, unknown>) };
-  }
-  if (isPlainJson(json)) return { value: { plain: json }, text: () => JSON.stringify(json) };
   // JSON.stringify(undefined) is undefined: Hono then sends an empty body.
-  const text = JSON.stringify(json) ?? "";
-  return { text: () => text };
+  const text = answer.py ? () => pyJsonText(json as Record<string, unknown>) : () => JSON.stringify(json) ?? "";
+  return { status: answer.status ?? 200, json, text, headers: [["content-type", "application/json"]], cookies };
 }
 
 function cookieOf(name: string, value: string, attributes = SESSION_COOKIE_ATTRIBUTES) {
