@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import type { RolloutTable } from "../metrics/rollout-table.ts";
 import { ROLLOUT_INDEX, TASK_INDEX } from "../metrics/records.ts";
-import { FileWriter } from "./_aggregate-files.ts";
+import { ByteWriter } from "./_aggregate-copy.ts";
 import type { Finding } from "./_health-check-checks.ts";
 import { at, HealthTally, type QualitySummary } from "./_health-check-tally.ts";
 
@@ -42,7 +42,8 @@ export class AggregateHealth {
       grown.set(this.flags);
       this.flags = grown;
     }
-    const { findings, lacking } = this.tally.inspect(row);
+    const findings = this.tally.check(row);
+    const lacking = this.tally.lacking;
     const task = row[TASK_INDEX];
     const rollout = row[ROLLOUT_INDEX];
     const reward = row.reward;
@@ -61,9 +62,8 @@ export class AggregateHealth {
   /** Writes `rollout_verdicts.jsonl` (rows in merged `order`) and `quality_summary.json` beside the merged file. */
   async write(order: Int32Array, table: RolloutTable): Promise<QualitySummary> {
     const { flags, tally } = this;
-    const verdicts = new FileWriter(path.join(this.runDir, "rollout_verdicts.jsonl"));
+    const verdicts = new ByteWriter(path.join(this.runDir, "rollout_verdicts.jsonl"));
     try {
-      let out = "";
       for (let i = 0; i < order.length; i++) {
         const r = order[i]!;
         const f = flags[r]!;
@@ -71,13 +71,8 @@ export class AggregateHealth {
         const odd = f & ODD ? this.odd.get(r)! : undefined;
         const task = odd ? odd[0] : table.task[r]!;
         const rollout = odd ? odd[1] : table.rollout[r]!;
-        out += tally.verdictOf(task, rollout, (f & NO_REWARD) !== 0, f & FOUND ? this.findings.get(r)! : NONE, (f & LACKING) !== 0, at(0, i + 1));
-        if (out.length > 1 << 20) {
-          verdicts.write(out);
-          out = "";
-        }
+        tally.verdictInto(verdicts.out, task, rollout, (f & NO_REWARD) !== 0, f & FOUND ? this.findings.get(r)! : NONE, (f & LACKING) !== 0, at(0, i + 1));
       }
-      verdicts.write(out);
       verdicts.commit();
     } catch (error) {
       verdicts.abort();

@@ -19,6 +19,10 @@ export interface RolloutCheck {
 }
 
 const ok: CheckResult = { unhealthy: [] };
+// Shared results: a check runs on every row, and most rows of a run lack its evidence the same way.
+const NO_TRAJECTORY: CheckResult = { unobserved: "no ng_trajectory" };
+const NO_CAPTURE: CheckResult = { unobserved: "no ng_model_call_capture" };
+const NO_USAGE: CheckResult = { unobserved: "no response.usage" };
 const obj = (v: unknown): Row | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Row) : undefined);
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 
@@ -50,7 +54,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     id: "rollout_missing_agent_turns", scope: "rollout", subject: "rollout",
     run: (row) => {
       const t = turns(row);
-      if (!t) return { unobserved: "no ng_trajectory" };
+      if (!t) return NO_TRAJECTORY;
       return t.length === 0 ? { unhealthy: [finding("rollout_missing_agent_turns", "rollout", null, { agent_turns: 0 })] } : ok;
     },
   },
@@ -58,7 +62,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     id: "agent_turn_hollow", scope: "rollout", subject: "agent_turn",
     run: (row) => {
       const t = turns(row);
-      if (!t) return { unobserved: "no ng_trajectory" };
+      if (!t) return NO_TRAJECTORY;
       const hollow = t
         .map((turn, i) => ({ turn, i }))
         .filter(({ turn }) => !(turn.text || turn.content || turn.output_text) && !(Array.isArray(turn.tool_calls) && turn.tool_calls.length) && !turn.reasoning);
@@ -69,7 +73,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     id: "model_call_failed", scope: "rollout", subject: "model_call",
     run: (row) => {
       const c = calls(row);
-      if (!c) return { unobserved: "no ng_model_call_capture" };
+      if (!c) return NO_CAPTURE;
       return { unhealthy: c.map((call, i) => ({ call, i })).filter(({ call }) => failed(call)).map(({ call, i }) => finding("model_call_failed", "model_call", `call[${i}]`, { status: call.status ?? null, error: call.error ?? null })) };
     },
   },
@@ -77,7 +81,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     id: "rollout_ended_on_failed_model_call", scope: "rollout", subject: "rollout",
     run: (row) => {
       const c = calls(row);
-      if (!c) return { unobserved: "no ng_model_call_capture" };
+      if (!c) return NO_CAPTURE;
       const last = c[c.length - 1];
       return last && failed(last) ? { unhealthy: [finding("rollout_ended_on_failed_model_call", "rollout", `call[${c.length - 1}]`, {})] } : ok;
     },
@@ -86,7 +90,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     id: "model_call_missing_token_counts", scope: "rollout", subject: "model_call",
     run: (row) => {
       const c = calls(row);
-      if (!c) return { unobserved: "no ng_model_call_capture" };
+      if (!c) return NO_CAPTURE;
       return {
         unhealthy: c.map((call, i) => ({ call, i, usage: obj(call.usage) ?? obj(obj(call.response)?.usage) }))
           .filter(({ call, usage }) => !failed(call) && (num(usage?.input_tokens) === undefined || num(usage?.output_tokens) === undefined))
@@ -98,7 +102,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     id: "model_call_zero_completion_tokens", scope: "rollout", subject: "model_call",
     run: (row) => {
       const c = calls(row);
-      if (!c) return { unobserved: "no ng_model_call_capture" };
+      if (!c) return NO_CAPTURE;
       return {
         unhealthy: c.map((call, i) => ({ call, i, usage: obj(call.usage) ?? obj(obj(call.response)?.usage) }))
           .filter(({ call, usage }) => !failed(call) && usage?.output_tokens === 0 && !obj(call.incomplete_details ?? obj(call.response)?.incomplete_details))
@@ -110,7 +114,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     id: "model_call_runaway_generation", scope: "rollout", subject: "model_call",
     run: (row) => {
       const c = calls(row);
-      if (!c) return { unobserved: "no ng_model_call_capture" };
+      if (!c) return NO_CAPTURE;
       return {
         unhealthy: c.map((call, i) => ({ i, reason: obj(call.incomplete_details ?? obj(call.response)?.incomplete_details)?.reason }))
           .filter(({ reason }) => reason === "max_output_tokens")
@@ -123,7 +127,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     run: (row) => {
       const c = calls(row);
       const usage = obj(obj(row.response)?.usage);
-      if (!c || !usage) return { unobserved: c ? "no response.usage" : "no ng_model_call_capture" };
+      if (!c || !usage) return c ? NO_USAGE : NO_CAPTURE;
       const sum = (k: string) => c.reduce((a, call) => a + (num((obj(call.usage) ?? obj(obj(call.response)?.usage))?.[k]) ?? 0), 0);
       const mismatched = ["input_tokens", "output_tokens"].filter((k) => num(usage[k]) !== undefined && usage[k] !== sum(k));
       return { unhealthy: mismatched.map((k) => finding("rollout_token_count_mismatch", "rollout", null, { field: k, response_usage: usage[k], captured_sum: sum(k) })) };

@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { readTextBatches } from "../jsonl/lines.ts";
+import { type ByteText, utf8 } from "../metrics/byte-text.ts";
 import { FileWriter, siblingPath } from "./_aggregate-files.ts";
 import { ALL_CHECK_IDS, ROLLOUT_CHECKS, type Finding } from "./_health-check-checks.ts";
 import { identity, IdentityMap } from "./_health-check-keys.ts";
@@ -56,6 +57,15 @@ export class HealthTally {
 
   /** Runs the rollout-scope checks of one parsed row (as JSON.parse gave it) and counts them. */
   inspect(row: Row): RowChecks {
+    const findings = this.check(row);
+    return { findings, lacking: this.lacking };
+  }
+
+  /** Whether the row `check` last saw lacked evidence for some check. */
+  lacking = false;
+
+  /** `inspect` without an object per row: returns the findings, sets `lacking`. */
+  check(row: Row): Finding[] {
     let findings = NONE;
     let lacking = false;
     for (const check of this.active) {
@@ -68,7 +78,8 @@ export class HealthTally {
         for (const f of result.unhealthy) this.record(findings, f);
       }
     }
-    return { findings, lacking };
+    this.lacking = lacking;
+    return findings;
   }
 
   /**
@@ -81,6 +92,31 @@ export class HealthTally {
 
   /** `verdict` with the checks' result spread (no object per row). */
   verdictOf(task: unknown, rollout: unknown, rewardMissing: boolean, checkFindings: Finding[], lacking: boolean, where: number): string {
+    const verdict = this.decide(task, rollout, rewardMissing, checkFindings, lacking, where);
+    return verdictLine(task, rollout, verdict, this.findings);
+  }
+
+  /** `verdictOf` written as UTF-8 into `out` (plain index numbers and no findings: no string per row). */
+  verdictInto(out: ByteText, task: unknown, rollout: unknown, rewardMissing: boolean, checkFindings: Finding[], lacking: boolean, where: number): void {
+    const verdict = this.decide(task, rollout, rewardMissing, checkFindings, lacking, where);
+    const findings = this.findings;
+    if (findings.length > 0 || !plainIndex(task) || !plainIndex(rollout)) return out.text(verdictLine(task, rollout, verdict, findings));
+    out.bytes(HEAD);
+    out.int(task);
+    out.bytes(ROLLOUT);
+    out.int(rollout);
+    out.bytes(ID);
+    out.int(task);
+    out.bytes(COLON);
+    out.int(rollout);
+    out.bytes(EMPTY_TAIL[verdict]);
+  }
+
+  /** The findings of the row `decide` last saw (its duplicate finding first). */
+  private findings: Finding[] = NONE;
+
+  /** Counts a row's verdict in file order (duplicates, task repeats). */
+  private decide(task: unknown, rollout: unknown, rewardMissing: boolean, checkFindings: Finding[], lacking: boolean, where: number): Verdict {
     let findings = checkFindings;
     const id = identity(task, rollout);
     const first = this.seen.get(id);
@@ -104,7 +140,8 @@ export class HealthTally {
       entry.repeats++;
       if (verdict === "unhealthy" || rewardMissing) entry.bad++;
     }
-    return verdictLine(task, rollout, verdict, findings);
+    this.findings = findings;
+    return verdict;
   }
 
   /** The verdict of a line that is not a JSON object. */
@@ -192,7 +229,16 @@ async function missingRollouts(rolloutsPath: string, seen: IdentityMap): Promise
   return missing;
 }
 
+/** A whole number JS and Python print alike (digits only). */
+const plainIndex = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && !Object.is(v, -0);
+const HEAD = utf8('{"_ng_task_index":');
+const ROLLOUT = utf8(',"_ng_rollout_index":');
+const ID = utf8(',"rollout_id":"');
+const COLON = utf8(":");
+
 const tail = (verdict: Verdict, findings: Finding[]) => `"verdict":"${verdict}","findings":${findings.length ? JSON.stringify(findings) : "[]"}}\n`;
+
+const EMPTY_TAIL: Record<Verdict, Uint8Array> = { healthy: utf8(`",${tail("healthy", NONE)}`), unhealthy: utf8(`",${tail("unhealthy", NONE)}`), unobserved: utf8(`",${tail("unobserved", NONE)}`) };
 
 /** One `rollout_verdicts.jsonl` line: JSON.stringify of {_ng_task_index, _ng_rollout_index, rollout_id, verdict, findings}. */
 function verdictLine(task: unknown, rollout: unknown, verdict: Verdict, findings: Finding[]): string {

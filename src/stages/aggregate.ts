@@ -15,6 +15,7 @@ import { expandInputGlobs, LineReader, scanLineBatches, spillStdin } from "./_ag
 import { siblingPath, FileWriter } from "./_aggregate-files.ts";
 import { ByteWriter, readRowsInOrder, readRuns } from "./_aggregate-copy.ts";
 import { sortedOrder } from "./_aggregate-order.ts";
+import { collectGarbage } from "../runtime/gc.ts";
 import { hashHere, hashInWorker } from "./_aggregate-hash.ts";
 import { AggregateHealth } from "./_aggregate-health.ts";
 import type { QualitySummary } from "./_health-check-tally.ts";
@@ -101,6 +102,8 @@ async function scanShards(files: string[], shown: string[], options: AggregateSt
     await scanInto(scan, files, shown, options);
     const digests = await hashing.digests;
     for (let s = 0; s < files.length; s++) scan.sources[s]!.sha256 = digests?.[s] ?? (await hashHere(files[s]!));
+    // The parse's garbage goes before the exact-size arrays are loaded beside it.
+    collectGarbage();
     scan.table.finish();
     scan.index.finish();
     return scan;
@@ -193,6 +196,7 @@ async function aggregateFiles(files: string[], shown: string[], sidecars: string
   report.agents = emitted.map((e) => e.agent);
   if (scan.health) {
     try {
+      collectGarbage();
       report.health = await scan.health.write(order, table);
     } catch (error) {
       report.health = { error: (error as Error).message };
