@@ -11,6 +11,11 @@ export interface ServerRequestOptions {
   /** Cookies to send; nothing is remembered between calls (the caller keeps the jar, §2.6). */
   cookies?: Cookies;
   headers?: Record<string, string>;
+  /**
+   * The caller only reads the parsed answer (never changes any part of it): an in-process server may then
+   * hand over its own answer object instead of a copy.
+   */
+  readOnlyAnswer?: boolean;
   /** Milliseconds before the call fails with reason "timeout"; 0 or undefined = the client's default. */
   timeoutMs?: number;
   signal?: AbortSignal;

@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import { BaseServerClient, ServerCallError, type ExchangeInit, type RawReply, type ServerReply, type ServerRequestOptions } from "./client.ts";
 import { addSetCookie, isSimpleCookie, isSimpleJar, type Cookies } from "./cookies.ts";
-import { isPlainJson, parsedCopy } from "./plain-json.ts";
+import { isPlainJson, parsedCopy, parsedView } from "./plain-json.ts";
 import { dispatchDirect, type DirectAnswer, type DirectCall } from "./routes.ts";
 
 /** Anything with a WHATWG fetch handler (a Hono app, or a bare function). */
@@ -44,7 +44,8 @@ export class InProcessServerClient extends BaseServerClient {
       headers["content-type"] ??= "application/json";
     } else return undefined;
     const pending = dispatchDirect(this.app, { path, body, cookies: options.cookies, headers });
-    return pending?.then((answer) => new DirectReply(answer, (text, cause) => new ServerCallError({ server: this.name, path, method, reason: "invalid_json", status: answer.status, body: text, cause })));
+    const readOnly = options.readOnlyAnswer === true;
+    return pending?.then((answer) => new DirectReply(answer, readOnly, (text, cause) => new ServerCallError({ server: this.name, path, method, reason: "invalid_json", status: answer.status, body: text, cause })));
   }
 }
 
@@ -63,14 +64,16 @@ class DirectReply implements ServerReply {
   readonly status: number;
   readonly ok: boolean;
   private readonly answer: DirectAnswer;
+  private readonly readOnly: boolean;
   private readonly invalid: (text: string, cause: unknown) => ServerCallError;
   private textMemo?: string;
   private headersMemo?: Headers;
   private cookiesMemo?: Cookies;
   private parsed?: { value: unknown };
 
-  constructor(answer: DirectAnswer, invalid: (text: string, cause: unknown) => ServerCallError) {
+  constructor(answer: DirectAnswer, readOnly: boolean, invalid: (text: string, cause: unknown) => ServerCallError) {
     this.answer = answer;
+    this.readOnly = readOnly;
     this.status = answer.status;
     this.ok = answer.status >= 200 && answer.status < 300;
     this.invalid = invalid;
@@ -103,8 +106,9 @@ class DirectReply implements ServerReply {
 
   json<T = unknown>(): T {
     if (!this.parsed) {
-      // The answer object is the server's: callers get their own copy, as a parse of the text would give.
-      this.parsed = parsedCopy(this.answer.json);
+      // The answer object is the server's: callers get their own copy, as a parse of the text would give,
+      // unless they only read it.
+      this.parsed = this.readOnly ? parsedView(this.answer.json) : parsedCopy(this.answer.json);
       if (!this.parsed) {
         const text = this.text;
         try {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { PyFloat, pyFloat } from "../metrics/pyjson.ts";
-import { isPlainJson, parsedCopy } from "./plain-json.ts";
+import { isPlainJson, parsedCopy, parsedView } from "./plain-json.ts";
 import { pyJsonText } from "./resources-json.ts";
 
 /** A small deterministic generator (so a failure repeats). */
@@ -79,6 +79,19 @@ describe("plain JSON values", () => {
       expect(JSON.stringify(copy.value)).toBe(JSON.stringify(viaJson));
     }
     expect(checked).toBeGreaterThan(3000);
+  });
+
+  test("parsedView gives the same values as parsedCopy, sharing every part that needs no change", () => {
+    const next = rng(13);
+    for (let i = 0; i < 5000; i++) {
+      const value = { reward: pyFloat(1), response: randomValue(next) } as Record<string, unknown>;
+      const view = parsedView(value);
+      const copy = parsedCopy(value);
+      expect(view?.value).toStrictEqual(copy?.value);
+      if (view && isPlainJson(value.response)) expect((view.value as Record<string, unknown>).response).toBe(value.response);
+    }
+    const plain = { a: [1, { b: "c" }] };
+    expect(parsedView(plain)!.value).toBe(plain);
   });
 
   test("a copy shares nothing and keeps a __proto__ key as data; unknown objects go through the text", () => {

@@ -56,8 +56,58 @@ export function parsedCopy(value: unknown): { value: unknown } | undefined {
   }
 }
 
+/**
+ * Like `parsedCopy`, but parts that parse back unchanged are the value's own (not copied): for readers that
+ * never change what they get. Only what needs converting (a PyFloat `reward`, say) is made anew.
+ */
+export function parsedView(value: unknown): { value: unknown } | undefined {
+  try {
+    const out = view(value);
+    return out === FAIL || out === SKIP ? undefined : { value: out };
+  } catch {
+    return undefined;
+  }
+}
+
 const FAIL = Symbol("not plain");
 const SKIP = Symbol("dropped member");
+
+function view(v: unknown): unknown {
+  if (typeof v !== "object" || v === null) return copy(v);
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      let item = view(v[i]);
+      if (item === FAIL) return FAIL;
+      if (item === SKIP) item = null;
+      if (!out && !Object.is(item, v[i])) out = v.slice(0, i);
+      if (out) out.push(item);
+    }
+    return out ?? v;
+  }
+  if (v instanceof PyFloat || Object.getPrototypeOf(v) !== OBJECT_PROTO) return copy(v);
+  const source = v as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const key in source) {
+    const item = view(source[key]);
+    if (item === FAIL) return FAIL;
+    if (!out && !Object.is(item, source[key])) {
+      out = {};
+      for (const earlier in source) {
+        if (earlier === key) break;
+        define(out, earlier, source[earlier]);
+      }
+    }
+    if (out && item !== SKIP) define(out, key, item);
+  }
+  return out ?? v;
+}
+
+function define(out: Record<string, unknown>, key: string, value: unknown): void {
+  // Assignment would set the prototype; JSON.parse makes "__proto__" an own property.
+  if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
 
 function copy(v: unknown): unknown {
   switch (typeof v) {
@@ -87,10 +137,7 @@ function copy(v: unknown): unknown {
       for (const key in source) {
         const item = copy(source[key]);
         if (item === FAIL) return FAIL;
-        if (item === SKIP) continue;
-        // Assignment would set the prototype; JSON.parse makes "__proto__" an own property.
-        if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-        else out[key] = item;
+        if (item !== SKIP) define(out, key, item);
       }
       return out;
     }

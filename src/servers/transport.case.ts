@@ -189,6 +189,8 @@ export function transportSuite(label: string, connect: (app: Hono<GymEnv>) => Pr
       expect(echo.reply.json<Record<string, { s: string }>>().got.s).toBe("changed");
       expect(JSON.parse(echo.reply.text).got.s).toBe("é ✓ 日本");
       expect(body.s).toBe("é ✓ 日本");
+      // A caller that only reads may be handed the server's own answer: same values either way.
+      expect((await client.call("/route/echo", body, { readOnlyAnswer: true })).body).toEqual({ got: body, ct: "application/json", cookies: {} });
       // Cookies that do not survive a header unchanged (quotes, spaces) arrive as a header would carry them.
       const odd = await client.call<{ cookies: unknown }>("/route/echo", {}, { cookies: { q: '"quoted"', s: " spaced " } });
       expect(odd.body.cookies).toEqual({ q: "quoted", s: "spaced" });

@@ -54,7 +54,7 @@ export async function runEpisode(
   let last: Response;
   for (let step = 1; ; step++) {
     // A rate-limited model is waited out (Retry-After honoured), not turned into a failed rollout.
-    const { body, cookies } = await callRateLimited<Response>(model, "/v1/responses", { ...params, input: [...prompt, ...added] }, { cookies: modelCookies });
+    const { body, cookies } = await callRateLimited<Response>(model, "/v1/responses", { ...params, input: [...prompt, ...added] }, { cookies: modelCookies, readOnlyAnswer: true });
     modelCookies = cookies;
     const problems = responseProblems(body);
     if (problems.length) throw new Error(`Received an invalid response from model server: ${JSON.stringify(body)}`);
@@ -109,13 +109,13 @@ const factory: ServerFactory = (block, context) => {
     if (!checked.ok) throw validationFailure(checked.error);
     const row = checked.value as JsonObject;
     const resources = context.servers.get(config.resources_server.name);
-    const seeded = await resources.call("/seed_session", dumpRunRow(row), { cookies: request.cookies() });
-    const episode = await context.servers.get(config.name).call<JsonObject>("/v1/responses", row.responses_create_params, { cookies: seeded.cookies });
+    const seeded = await resources.call("/seed_session", dumpRunRow(row), { cookies: request.cookies(), readOnlyAnswer: true });
+    const episode = await context.servers.get(config.name).call<JsonObject>("/v1/responses", row.responses_create_params, { cookies: seeded.cookies, readOnlyAnswer: true });
     if (config.skip_verification) {
       const skipped = { ...dumpRunRow(row), response: episode.body, reward: Number(config.skip_verification_reward ?? 0), verification_skipped: true };
       return { json: orderRunResult(skipped) };
     }
-    const verified = await resources.call<JsonObject>("/verify", buildVerifyRequest(row, episode.body), { cookies: episode.cookies });
+    const verified = await resources.call<JsonObject>("/verify", buildVerifyRequest(row, episode.body), { cookies: episode.cookies, readOnlyAnswer: true });
     const problems = verifyResponseProblems(verified.body);
     if (problems.length) throw new Error(`1 validation error for SimpleAgentVerifyResponse: ${problems.slice(0, 3).join("; ")}`);
     return { json: orderRunResult(verified.body) };
