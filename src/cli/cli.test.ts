@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureBinary, gym, gymBinary, repoRoot, run } from "../testing/binary.ts";
@@ -91,6 +91,20 @@ describe("Deno runs the same sources", () => {
     const report = JSON.parse(r.stdout);
     expect(report.runtime).toBe("deno");
     expect(report.nemo_gym).toBe("0.7.0");
+  }, 60_000);
+
+  test("the main job runs: eval run with the embedded default writes the same rewards as under Bun", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gym-deno-run-"));
+    const args = ["eval", "run", "--resources-server", "mcqa", "--model-type", "replay_model/mcqa_example", "--output"];
+    const [underDeno, underBun] = await Promise.all([
+      run([deno, "run", "-A", join(repoRoot, "src/main.ts"), ...args, join(dir, "deno.jsonl")], { cwd: dir }),
+      run([process.execPath, join(repoRoot, "src/main.ts"), ...args, join(dir, "bun.jsonl")], { cwd: dir }),
+    ]);
+    expect(underDeno.code).toBe(0);
+    expect(underBun.code).toBe(0);
+    const rewards = (file: string) => readFileSync(join(dir, file), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l)).sort((a, b) => a._ng_task_index - b._ng_task_index).map((r) => r.reward);
+    expect(rewards("deno.jsonl")).toEqual([1, 1, 0, 1, 1]);
+    expect(rewards("bun.jsonl")).toEqual(rewards("deno.jsonl"));
   }, 60_000);
 
   test("env resolve prints the same config as Bun", async () => {
