@@ -168,7 +168,7 @@ function withTokens(source: JsonObject, out: JsonObject): JsonObject {
 /** Sums two usages the way HEAD does: null skipped, counts added, detail counts null if either side is null. */
 export function accumulateUsage(total: ResponseUsage | null | undefined, next: ResponseUsage | null | undefined): ResponseUsage | null {
   if (!next) return total ?? null;
-  if (!total) return structuredClone(next);
+  if (!total) return copyData(next) as ResponseUsage;
   const add = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null ? null : a + b);
   return {
     input_tokens: total.input_tokens + next.input_tokens,
@@ -179,6 +179,20 @@ export function accumulateUsage(total: ResponseUsage | null | undefined, next: R
     },
     total_tokens: total.total_tokens + next.total_tokens,
   };
+}
+
+/** A deep copy of parsed JSON (plain objects, arrays, primitives) without structuredClone's overhead; other objects go through it. */
+function copyData(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyData);
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyData((value as Record<string, unknown>)[key]);
+    if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out;
 }
 
 /** A Gym-style item id: `<prefix>_<32 hex>`. */
