@@ -1,5 +1,7 @@
 /** Cookies between Gym servers: a plain name → value map per rollout, passed explicitly (protocol.md §2.6). */
 
+import { lazyCookie } from "./lazy-cookies.ts";
+
 /** Cookie name → value. Callers replace a jar with what each response set; there is no implicit jar. */
 export type Cookies = Record<string, string>;
 
@@ -39,10 +41,14 @@ export function isSimpleCookie(name: string, value: string): boolean {
   return SIMPLE_NAME.test(name) && SIMPLE_VALUE.test(value) && name !== "__proto__";
 }
 
-/** Whether every cookie of a jar is simple (an absent jar is). */
+/** Whether every cookie of a jar is simple (an absent jar is). A value not sealed yet is (base64url "." base64url). */
 export function isSimpleJar(cookies: Cookies | undefined): boolean {
   if (!cookies) return true;
-  for (const name in cookies) if (typeof cookies[name] !== "string" || !isSimpleCookie(name, cookies[name])) return false;
+  for (const name in cookies) {
+    if (lazyCookie(cookies, name)) {
+      if (!isSimpleCookie(name, "")) return false;
+    } else if (typeof cookies[name] !== "string" || !isSimpleCookie(name, cookies[name])) return false;
+  }
   return true;
 }
 

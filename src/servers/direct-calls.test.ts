@@ -10,6 +10,7 @@ import mockModel from "../components/responses_api_models/mock_model/index.ts";
 import type { ServerReply } from "./client.ts";
 import type { ServerInstance } from "./instances.ts";
 import { ServerRegistry } from "./registry.ts";
+import { SessionSigner } from "./session.ts";
 
 const catalogs = { responses_api_models: models, responses_api_agents: agents, resources_servers: resources };
 const FIXTURES = join(import.meta.dir, "../../fixtures/servers");
@@ -102,6 +103,60 @@ describe("direct in-process calls answer as JSON text through app.fetch does", (
       expect(comparable(a)).toEqual(comparable(b));
       expect(a.text).toContain('"reward":');
       expect(a.json()).toEqual(b.json());
+    }
+  });
+
+  test("a session cookie is sealed only when someone reads it, with the session as it was at answer time", async () => {
+    const original = SessionSigner.prototype.sealJson;
+    const sealed: string[] = [];
+    SessionSigner.prototype.sealJson = function (json: string) {
+      sealed.push(json);
+      return original.call(this, json);
+    };
+    try {
+      const reply = await direct.get("mcqa").post("/seed_session", {});
+      expect(reply.ok).toBe(true);
+      expect(sealed).toEqual([]);
+      const value = reply.cookies.MCQAResourcesServer___mcqa!;
+      expect(sealed).toHaveLength(1);
+      expect(JSON.parse(sealed[0]!)).toEqual({ session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(reply.headers.get("set-cookie")).toContain(value);
+      expect(sealed).toHaveLength(1);
+      // The cookie carries a session the server opens again.
+      const again = await direct.get("mcqa").post("/seed_session", {}, { cookies: reply.cookies });
+      expect(again.cookies.MCQAResourcesServer___mcqa).toBe(value);
+    } finally {
+      SessionSigner.prototype.sealJson = original;
+    }
+  });
+
+  test("a rollout seals only the cookies someone reads; sessions still carry across seed, tool calls and verify", async () => {
+    const original = SessionSigner.prototype.sealJson;
+    let seals = 0;
+    SessionSigner.prototype.sealJson = function (json: string) {
+      // The upstream mock (served over HTTP in this process) seals its own; count the in-process servers'.
+      if (this.cookieName !== "MockModel___mock_model") seals++;
+      return original.call(this, json);
+    };
+    try {
+      const run = await direct.get("mcqa_agent").post("/run", mcqaRow);
+      expect(run.json<{ reward: number }>().reward).toBeGreaterThanOrEqual(0);
+      // seed, the agent's own /v1/responses, the model and verify each set a session cookie; none was read.
+      expect(seals).toBe(0);
+      expect(Object.keys(run.cookies)).toEqual(["SimpleAgent___mcqa_agent"]);
+      expect(run.cookies.SimpleAgent___mcqa_agent).toMatch(/^[\w-]+\.[\w-]{27}$/);
+      expect(seals).toBe(1);
+      // A tool-calling rollout through the same lazy jars gives the rows sealed cookies would give.
+      const tool = { ...toolRows[0], _ng_task_index: 0, _ng_rollout_index: 0 };
+      expect(comparable(await direct.get("weather_agent").post("/run", tool))).toEqual(comparable(await text.get("weather_agent").post("/run", tool)));
+      // The agent's /v1/responses answer forwards cookies that open on their servers as sealed values would.
+      const episode = await direct.get("weather_agent").call("/v1/responses", toolRows[0].responses_create_params);
+      const cookies = { ...episode.cookies };
+      expect(Object.keys(cookies).sort()).toEqual(["SimpleWeatherResourcesServer___weather", "MockModel___mock", "SimpleAgent___weather_agent"].sort());
+      const reseeded = await text.get("weather").post("/seed_session", {}, { cookies });
+      expect(reseeded.cookies.ExampleSingleToolCallResourcesServer___weather).toBe(cookies.ExampleSingleToolCallResourcesServer___weather);
+    } finally {
+      SessionSigner.prototype.sealJson = original;
     }
   });
 

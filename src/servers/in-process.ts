@@ -2,6 +2,7 @@
 import type { Hono } from "hono";
 import { BaseServerClient, ServerCallError, type ExchangeInit, type RawReply, type ServerReply, type ServerRequestOptions } from "./client.ts";
 import { addSetCookie, isSimpleCookie, isSimpleJar, type Cookies } from "./cookies.ts";
+import { copyJar, setLazyCookie } from "./lazy-cookies.ts";
 import { isPlainJson, parsedCopy, parsedView } from "./plain-json.ts";
 import { dispatchDirect, type DirectAnswer, type DirectCall } from "./routes.ts";
 
@@ -43,7 +44,8 @@ export class InProcessServerClient extends BaseServerClient {
       body = { value: options.json };
       headers["content-type"] ??= "application/json";
     } else return undefined;
-    const pending = dispatchDirect(this.app, { path, body, cookies: options.cookies, headers });
+    // The jar as it is now (the caller may change its own later); values not sealed yet stay unread.
+    const pending = dispatchDirect(this.app, { path, body, cookies: options.cookies && copyJar(options.cookies), headers });
     const readOnly = options.readOnlyAnswer === true;
     return pending?.then((answer) => new DirectReply(answer, readOnly, (text, cause) => new ServerCallError({ server: this.name, path, method, reason: "invalid_json", status: answer.status, body: text, cause })));
   }
@@ -96,7 +98,10 @@ class DirectReply implements ServerReply {
     if (!this.cookiesMemo) {
       const jar: Cookies = {};
       for (const cookie of this.answer.cookies) {
-        if (isSimpleCookie(cookie.name, cookie.value)) jar[cookie.name] = cookie.value;
+        const lazy = cookie.lazy;
+        // A session value not sealed yet stays so in the jar (sealed values are simple: base64url "." base64url).
+        if (lazy && isSimpleCookie(cookie.name, "")) setLazyCookie(jar, cookie.name, lazy);
+        else if (isSimpleCookie(cookie.name, cookie.value)) jar[cookie.name] = cookie.value;
         else addSetCookie(jar, cookie.line);
       }
       this.cookiesMemo = jar;

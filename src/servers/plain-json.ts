@@ -98,7 +98,10 @@ function view(v: unknown): unknown {
         define(out, earlier, source[earlier]);
       }
     }
-    if (out && item !== SKIP) define(out, key, item);
+    if (out && item !== SKIP) {
+      if (key === "__proto__") define(out, key, item);
+      else out[key] = item;
+    }
   }
   return out ?? v;
 }
@@ -137,7 +140,9 @@ function copy(v: unknown): unknown {
       for (const key in source) {
         const item = copy(source[key]);
         if (item === FAIL) return FAIL;
-        if (item !== SKIP) define(out, key, item);
+        if (item === SKIP) continue;
+        if (key === "__proto__") define(out, key, item);
+        else out[key] = item;
       }
       return out;
     }

@@ -123,7 +123,10 @@ export function defineResourcesServer<Config extends JsonObject = JsonObject, St
     const routeCtx = (request: RouteRequest): ServerContext<Config, State> => ({
       config,
       state,
-      sessionId: request.session.session_id,
+      // Read on demand: an in-process call whose handler never asks starts no session until its cookie is read.
+      get sessionId() {
+        return request.session.session_id;
+      },
       get rolloutId() {
         return ROLLOUT_PREFIX.exec(request.rawPath)?.[1];
       },

@@ -6,7 +6,8 @@ import type { Context, Hono } from "hono";
 import { cookieHeader, requestCookies, type Cookies } from "./cookies.ts";
 import { errorAnswer, gymAppMeta, parseJsonBody, type GymAppMeta, type GymEnv } from "./gym-app.ts";
 import { pyJsonText } from "./resources-json.ts";
-import { SESSION_COOKIE_ATTRIBUTES, type Session } from "./session.ts";
+import { copyJar, lazyCookie, type LazyCookieValue } from "./lazy-cookies.ts";
+import { SESSION_COOKIE_ATTRIBUTES, type Session, type SessionSigner } from "./session.ts";
 
 /** What a JSON route sees of its request, whichever way it came. */
 export interface RouteRequest {
@@ -25,6 +26,8 @@ export interface RouteRequest {
   cookies(): Cookies;
   /** `Set-Cookie: name=value; Path=/; SameSite=lax`, as FastAPI's `response.set_cookie(name, value)` writes it. */
   setCookie(name: string, value: string): void;
+  /** `setCookie` for every cookie of a jar, in order (values not read yet stay unread in-process). */
+  forwardCookies(jar: Cookies): void;
 }
 
 /** A route's answer: JSON (`c.json`), or a resources server's Python-typed JSON (`pyJson`: `1.0` stays `1.0`). */
@@ -80,6 +83,9 @@ class HonoRouteRequest implements RouteRequest {
   setCookie(name: string, value: string): void {
     this.c.header("set-cookie", `${name}=${value}; Path=/; SameSite=lax`, { append: true });
   }
+  forwardCookies(jar: Cookies): void {
+    for (const name in jar) this.setCookie(name, jar[name]!);
+  }
 }
 
 /** One in-process call, as the client hands it over. */
@@ -87,7 +93,7 @@ export interface DirectCall {
   path: string;
   /** The body: a plain JSON value (`isPlainJson`) handed over as is, or the raw text. */
   body: { value: unknown } | { text: string };
-  /** A jar of simple cookies (`isSimpleJar`), or none. */
+  /** A jar of simple cookies (`isSimpleJar`), or none: the caller's as it was when the call was made. */
   cookies: Cookies | undefined;
   /** The request headers besides `cookie`, as the client would send them. */
   headers: Record<string, string>;
@@ -101,8 +107,58 @@ export interface DirectAnswer {
   text(): string;
   /** Headers other than `set-cookie`, names lower-case. */
   headers: [string, string][];
-  /** `Set-Cookie` lines in order, each with the name and value it sets. */
-  cookies: { name: string; value: string; line: string }[];
+  /** `Set-Cookie` lines in order, each with the name and value it sets (the session's is sealed when first read). */
+  cookies: SetCookie[];
+}
+
+/** One `Set-Cookie` of a direct answer. */
+export class SetCookie {
+  readonly name: string;
+  private readonly source: string | LazyCookieValue;
+  private readonly attributes: string;
+
+  constructor(name: string, source: string | LazyCookieValue, attributes: string) {
+    this.name = name;
+    this.source = source;
+    this.attributes = attributes;
+  }
+  /** The value, sealed now if it was not yet. */
+  get value(): string {
+    return typeof this.source === "string" ? this.source : this.source.value;
+  }
+  /** The value still to be computed, if it is one. */
+  get lazy(): LazyCookieValue | undefined {
+    return typeof this.source === "string" ? undefined : this.source;
+  }
+  get line(): string {
+    return `${this.name}=${this.value}; ${this.attributes}`;
+  }
+}
+
+const FORWARDED_ATTRIBUTES = "Path=/; SameSite=lax";
+
+/** A session cookie's value, sealed (HMAC) the first time it is read: in-process, many never are. */
+class SessionCookie implements LazyCookieValue {
+  readonly signer: SessionSigner;
+  private makeJson: (() => string) | undefined;
+  private json = "";
+  private sealed: string | undefined;
+
+  constructor(signer: SessionSigner, makeJson: () => string) {
+    this.signer = signer;
+    this.makeJson = makeJson;
+  }
+  /** The session's JSON, fixed on first use. */
+  sessionJson(): string {
+    if (this.makeJson) {
+      this.json = this.makeJson();
+      this.makeJson = undefined;
+    }
+    return this.json;
+  }
+  get value(): string {
+    return (this.sealed ??= this.signer.sealJson(this.sessionJson()));
+  }
 }
 
 // Paths a URL parser leaves as they are (no dot segments, escapes, queries or empty segments).
@@ -121,7 +177,15 @@ export function dispatchDirect(app: object, call: DirectCall): Promise<DirectAns
 }
 
 async function serveDirect(meta: GymAppMeta, handler: RouteHandler, call: DirectCall): Promise<DirectAnswer> {
-  const request = new DirectRouteRequest(call, meta.signer.session(call.cookies?.[meta.cookieName]));
+  const signer = meta.signer;
+  const unread = lazyCookie(call.cookies, meta.cookieName);
+  const raw = unread ? undefined : call.cookies?.[meta.cookieName];
+  // A cookie sealed under this name in this process and never read has a valid signature: open its JSON directly.
+  const openSession =
+    unread instanceof SessionCookie && unread.signer.cookieName === signer.cookieName
+      ? () => signer.sessionFromJson(unread.sessionJson())
+      : () => signer.session(unread ? unread.value : raw);
+  const request = new DirectRouteRequest(call, openSession);
   let answer: RouteAnswer;
   let unhandled = false;
   try {
@@ -132,28 +196,37 @@ async function serveDirect(meta: GymAppMeta, handler: RouteHandler, call: Direct
     answer = failure;
   }
   const cookies = request.setCookies;
-  if (!unhandled) cookies.push(cookieOf(meta.cookieName, meta.signer.seal(request.session)));
+  if (!unhandled) {
+    // The session as it is now; one nobody looked at is opened (or started) only when its cookie is used.
+    const json = request.sessionJson();
+    const session = new SessionCookie(signer, json === undefined ? () => JSON.stringify(request.session) : () => json);
+    cookies.push(new SetCookie(meta.cookieName, session, SESSION_COOKIE_ATTRIBUTES));
+  }
   const json = answer.json;
   // JSON.stringify(undefined) is undefined: Hono then sends an empty body.
   const text = answer.py ? () => pyJsonText(json as Record<string, unknown>) : () => JSON.stringify(json) ?? "";
   return { status: answer.status ?? 200, json, text, headers: [["content-type", "application/json"]], cookies };
 }
 
-function cookieOf(name: string, value: string, attributes = SESSION_COOKIE_ATTRIBUTES) {
-  return { name, value, line: `${name}=${value}; ${attributes}` };
-}
-
 class DirectRouteRequest implements RouteRequest {
   readonly handed: { value: unknown } | undefined;
-  readonly session: Session;
-  readonly setCookies: DirectAnswer["cookies"] = [];
+  readonly setCookies: SetCookie[] = [];
   private readonly call: DirectCall;
+  private readonly openSession: () => Session;
+  private sessionMemo?: Session;
   private headerMap?: Headers;
 
-  constructor(call: DirectCall, session: Session) {
+  constructor(call: DirectCall, openSession: () => Session) {
     this.call = call;
-    this.session = session;
+    this.openSession = openSession;
     this.handed = "value" in call.body ? call.body : undefined;
+  }
+  get session(): Session {
+    return (this.sessionMemo ??= this.openSession());
+  }
+  /** The session's JSON now, if a handler asked for it (undefined: untouched). */
+  sessionJson(): string | undefined {
+    return this.sessionMemo && JSON.stringify(this.sessionMemo);
   }
   text(): Promise<string> {
     const body = this.call.body;
@@ -172,9 +245,12 @@ class DirectRouteRequest implements RouteRequest {
     return this.headerMap.get(name) ?? undefined;
   }
   cookies(): Cookies {
-    return { ...this.call.cookies };
+    return copyJar(this.call.cookies);
   }
   setCookie(name: string, value: string): void {
-    this.setCookies.push(cookieOf(name, value, "Path=/; SameSite=lax"));
+    this.setCookies.push(new SetCookie(name, value, FORWARDED_ATTRIBUTES));
+  }
+  forwardCookies(jar: Cookies): void {
+    for (const name in jar) this.setCookies.push(new SetCookie(name, lazyCookie(jar, name) ?? jar[name]!, FORWARDED_ATTRIBUTES));
   }
 }

@@ -58,6 +58,20 @@ export class SessionSigner {
     return (raw && this.open(raw)) || { session_id: crypto.randomUUID() };
   }
 
+  /**
+   * What `session(sealJson(json))` gives, without sealing or verifying: for a cookie this server's name
+   * sealed in this process (so its signature is valid) that travelled unread.
+   */
+  sessionFromJson(json: string): Session {
+    try {
+      const session = JSON.parse(json) as Session;
+      if (typeof session?.session_id === "string") return session;
+    } catch {
+      // not a session: a new one starts, as for a cookie that does not open
+    }
+    return { session_id: crypto.randomUUID() };
+  }
+
   /** The `Set-Cookie` value re-sent on every answer, with Python's attributes. */
   setCookieLine(session: Session): string {
     return `${this.cookieName}=${this.seal(session)}; ${SESSION_COOKIE_ATTRIBUTES}`;
@@ -67,7 +81,11 @@ export class SessionSigner {
   private readonly sealed = new Map<string, string>();
 
   seal(session: Session): string {
-    const json = JSON.stringify(session);
+    return this.sealJson(JSON.stringify(session));
+  }
+
+  /** The cookie value for a session given as its JSON. */
+  sealJson(json: string): string {
     let value = this.sealed.get(json);
     if (value === undefined) {
       const payload = Buffer.from(json).toString("base64url");

@@ -35,7 +35,7 @@ function pythonJsonDumps(value: Record<string, string>): string {
 
 /** Sets cookies on the agent's own answer, as FastAPI's `response.set_cookie(k, v)` does. */
 function forwardCookies(request: RouteRequest, ...jars: Cookies[]): void {
-  for (const jar of jars) for (const name in jar) request.setCookie(name, jar[name]!);
+  for (const jar of jars) request.forwardCookies(jar);
 }
 
 /** The agent loop over already-validated params; returns the last model response carrying the whole trajectory. */
