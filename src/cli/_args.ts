@@ -11,6 +11,7 @@ export const configArgs = {
   "resources-server": { type: "string", description: "Load resources_servers/NAME/configs/NAME.yaml (NAME/FLAVOR)", valueHint: "NAME" },
   "model-type": { type: "string", description: "Load responses_api_models/NAME/configs/NAME.yaml (NAME/FLAVOR)", valueHint: "NAME" },
   "agent-type": { type: "string", description: "Load responses_api_agents/NAME/configs/NAME.yaml (NAME/FLAVOR)", valueHint: "NAME" },
+  "allow-unsupported-pairing": { type: "boolean", description: "Compose --agent-type onto environments that do not declare it compatible (or NEMO_GYM_ALLOW_UNSUPPORTED_PAIRING=1)" },
   "search-dir": { type: "string", description: "Extra root to search for components and configs (repeatable)", valueHint: "DIR" },
 } as const satisfies ArgsDef;
 
@@ -67,9 +68,11 @@ export async function configOptions(
     const value = args[flag] ?? args[flag.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
     if (typeof value === "string") flagValues[key] = value;
   }
+  const allowUnsupportedPairing = args["allow-unsupported-pairing"] === true || args.allowUnsupportedPairing === true;
   return {
     configPaths,
     overrides: rest,
+    ...(allowUnsupportedPairing ? { allowUnsupportedPairing } : {}),
     searchDirs,
     cwd,
     ...extra,

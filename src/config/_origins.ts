@@ -12,6 +12,15 @@ export class Origins {
     else if (Array.isArray(layer)) layer.forEach((value, i) => this.record(value, label, [...path, i]));
   }
 
+  /** Gives the keys under `to` the files recorded under `from` (a subtree moved to a new key path). */
+  copy(from: ConfigPath, to: ConfigPath): void {
+    const prefix = formatPath(from);
+    const target = formatPath(to);
+    for (const [key, label] of [...this.byPath]) {
+      if (key === prefix || key.startsWith(`${prefix}.`) || key.startsWith(`${prefix}[`)) this.byPath.set(`${target}${key.slice(prefix.length)}`, label);
+    }
+  }
+
   /** The file that set `path`, or the nearest ancestor that has one. */
   of = (path: ConfigPath): string | undefined => {
     for (let i = path.length; i > 0; i--) {

@@ -26,12 +26,18 @@
  * - `resolve` and `validate` run offline: a port not given is -1, nothing is probed, output is deterministic.
  * - Chained `_inherit_from` expands in dependency order and cycles are errors (0.5.x leaves the inner directive).
  * - Only the first env.yaml found is read, as in 0.5.x.
+ * - Harness swap (§3.5, harness.ts): triggered by config content (an agent block leaving resources_server.name
+ *   as `???`), so `--agent-type X` and `--config responses_api_agents/X/configs/X.yaml` are the same. Swapping
+ *   in the type an instance already runs leaves that instance untouched. `compatible_agents` may sit on the
+ *   resources server block or the agent instance. `num_repeats` keys naming a replaced instance are refused
+ *   with the routing names, since they would otherwise fail later.
  */
 export { MISSING, SERVER_TYPES, formatPath, getAt, isMapping, parseDottedPath } from "./_tree.ts";
 export type { ConfigMap, ConfigPath, ConfigValue, ServerType } from "./_tree.ts";
 export { noModelSeed } from "./_steps.ts";
 export { checkDataset, normalizeDataset, DATASET_LICENSES, DATASET_TYPES, type Issue } from "./datasets.ts";
 export { applyDirectives } from "./directives.ts";
+export { ALLOW_UNSUPPORTED_PAIRING_ENV, checkRouting, composeHarness, swappedName, type HarnessSwap, type ReplacedInstance } from "./harness.ts";
 export { Interpolator, resolveTree, hasInterpolation, type Unresolved } from "./interpolation.ts";
 export { mergeValues, mergeAll } from "./merge.ts";
 export { parseOverride, type Override } from "./overrides.ts";

@@ -4,6 +4,7 @@ import { cloneValue, parseDottedPath, setAt, type ConfigMap, type ConfigValue, t
 import { Origins } from "./_origins.ts";
 import { checkMandatory, foldDummyModels } from "./_steps.ts";
 import { fillDefaults, type DefaultsOptions } from "./defaults.ts";
+import { ALLOW_UNSUPPORTED_PAIRING_ENV, checkRouting, composeHarness, envSwitch, type HarnessSwap } from "./harness.ts";
 import { applyDirectives } from "./directives.ts";
 import { Interpolator, resolveTree, type Unresolved } from "./interpolation.ts";
 import { checkConfigPathsValue, duplicatesNotice, loadConfigPaths, loadEnvYaml } from "./load.ts";
@@ -36,6 +37,8 @@ export interface ResolveConfigOptions {
   /** Do not read env.yaml. */
   skipEnvYaml?: boolean;
   findPort?: DefaultsOptions["findPort"];
+  /** `--allow-unsupported-pairing`: a harness swap the environment does not declare compatible only warns. */
+  allowUnsupportedPairing?: boolean;
   /** Warnings gathered before the parse (e.g. a selector shadowing another root's file), passed through. */
   warnings?: string[];
 }
@@ -63,6 +66,10 @@ export interface ResolvedConfig {
   almostServers: AlmostServer[];
   /** Things to tell the user on stderr. */
   warnings: string[];
+  /** The harness swap (`--agent-type`, §3.5), when a harness config was composed onto environment agent instances. */
+  harnessSwap?: HarnessSwap;
+  /** Agent instances the swap renamed, old name → new name (empty without a swap): rows naming an old one are re-routed. */
+  renamedAgents: Record<string, string>;
   /** Undefined values filled with PLACEHOLDER (only with `placeholders`). */
   placeholders: Unresolved[];
   roots: Root[];
@@ -109,8 +116,14 @@ export async function resolveConfig(options: ResolveConfigOptions = {}): Promise
   applyDeletions(cli.deletions, tree);
   if (loaded.configPaths.length > 0) tree.config_paths = [...loaded.configPaths];
 
-  // 7–9. Directives, the `???` check, dummy-model folding.
+  // 7–9. Directives, the harness swap (before `???` is checked: the harness's own instance is dropped), the `???` check, dummy-model folding.
   tree = applyDirectives(tree, origins.of);
+  const allowUnsupportedPairing = options.allowUnsupportedPairing || envSwitch(env[ALLOW_UNSUPPORTED_PAIRING_ENV]);
+  const composed = composeHarness(tree, { allowUnsupportedPairing, onMove: (from, to) => origins.copy(from, to), originOf: origins.of });
+  tree = composed.tree;
+  warnings.push(...composed.warnings);
+  const renamedAgents = composed.swap?.renamed ?? {};
+  checkRouting(tree, renamedAgents);
   checkMandatory(tree, origins.of);
   foldDummyModels(tree);
 
@@ -168,6 +181,8 @@ export async function resolveConfig(options: ResolveConfigOptions = {}): Promise
     serverInstances: instances.map((i) => ({ ...i, config: final.resolveNode(i.block, [i.name, i.serverType, i.implementation]) as ConfigMap })),
     almostServers,
     warnings,
+    harnessSwap: composed.swap,
+    renamedAgents,
     placeholders,
     roots,
     originOf: origins.of,

@@ -15,6 +15,8 @@ export interface MaterializeOptions {
   agentName?: string;
   /** `+agent_map`: routing key (agent_ref.name or task_source) → agent; `_default` for the rest. */
   agentMap?: Record<string, string>;
+  /** Agent instances an `--agent-type` swap renamed, old → new: rows whose agent_ref.name is an old name go to the new one. */
+  renamedAgents?: Record<string, string>;
   /** Agent instances that exist, for routing errors; the only one is the default route. */
   knownAgents: string[];
   /** Shallow-merged over each row's `responses_create_params` (a nested key replaces the whole object, as NeMo Gym does). */
@@ -111,8 +113,9 @@ type Route = string | { error: string };
 
 function routeAgent(task: RawTask, source: string, options: MaterializeOptions): Route {
   const ref = task.row.agent_ref as { name?: unknown } | undefined;
-  const basis = typeof ref?.name === "string" ? ref.name : typeof task.row.task_source === "string" ? task.row.task_source : undefined;
-  const mapped = (basis !== undefined ? options.agentMap?.[basis] : undefined) ?? options.agentMap?._default ?? options.agentName;
+  const named = typeof ref?.name === "string" ? ref.name : typeof task.row.task_source === "string" ? task.row.task_source : undefined;
+  const basis = named !== undefined && options.renamedAgents && Object.hasOwn(options.renamedAgents, named) ? options.renamedAgents[named] : named;
+  const mapped = (named !== undefined ? options.agentMap?.[named] ?? options.agentMap?.[basis!] : undefined) ?? options.agentMap?._default ?? options.agentName;
   const agent = mapped ?? basis ?? (options.knownAgents.length === 1 ? options.knownAgents[0] : undefined);
   if (agent === undefined) return { error: `${source}:${task.line}: the row names no agent (no agent_ref.name) and the config has ${options.knownAgents.length} agents` };
   if (!options.knownAgents.includes(agent)) {

@@ -53,6 +53,7 @@ export async function evalRun({ options, noServe, output }: EvalRunInput): Promi
       promptConfig: promptPath ? await loadPromptConfig(promptPath, roots) : undefined,
       agentName: keys.agent_name,
       agentMap: keys.agent_map,
+      renamedAgents: config.renamedAgents,
       knownAgents: agents,
       responsesCreateParams: keys.responses_create_params,
       numRepeats: keys.num_repeats ?? dataset.numRepeats,

@@ -4,4 +4,5 @@ import type { ServerCatalog } from "../../servers/registry.ts";
 export const catalog: ServerCatalog = {
   simple_agent: () => import("./simple_agent/index.ts"),
   gymnasium_agent: () => import("./gymnasium_agent/index.ts"),
+  non_executing_simple_agent: () => import("./non_executing_simple_agent/index.ts"),
 };
