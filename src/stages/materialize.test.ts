@@ -82,3 +82,30 @@ describe("materialize", () => {
     expect(error.message).toContain(`${path}:2:8`);
   });
 });
+
+describe("materialize after an --agent-type swap", () => {
+  test("rows whose agent_ref.name is a replaced instance go to the composed one; agent_map keys may use either name", async () => {
+    const rows = await materialize(input(['{"q":1,"agent_ref":{"name":"env_simple_agent","extra":1}}', '{"q":2,"agent_ref":{"name":"other"}}', '{"q":3}']), {
+      knownAgents: ["env_non_executing_simple_agent", "other"],
+      renamedAgents: { env_simple_agent: "env_non_executing_simple_agent" },
+      agentMap: { _default: "other" },
+    });
+    expect(rows.map((r) => r.agent_ref)).toEqual([{ name: "other", extra: 1 }, { name: "other" }, { name: "other" }]);
+    const plain = await materialize(input(['{"q":1,"agent_ref":{"name":"env_simple_agent","extra":1}}', '{"q":2,"agent_ref":{"name":"other"}}']), {
+      knownAgents: ["env_non_executing_simple_agent", "other"],
+      renamedAgents: { env_simple_agent: "env_non_executing_simple_agent" },
+    });
+    expect(plain.map((r) => r.agent_ref)).toEqual([{ name: "env_non_executing_simple_agent", extra: 1 }, { name: "other" }]);
+    const mapped = await materialize(input(['{"agent_ref":{"name":"env_simple_agent"}}']), {
+      knownAgents: ["env_non_executing_simple_agent", "other"],
+      renamedAgents: { env_simple_agent: "env_non_executing_simple_agent" },
+      agentMap: { env_simple_agent: "other" },
+    });
+    expect(mapped[0]!.agent_ref).toEqual({ name: "other" });
+  });
+
+  test("without the rename the old name is not a configured agent", async () => {
+    const error = await materialize(input(['{"agent_ref":{"name":"env_simple_agent"}}']), { knownAgents: ["env_non_executing_simple_agent", "other"] }).catch((e) => e as GymError);
+    expect((error as GymError).message).toContain("agent 'env_simple_agent' is not a configured agent instance");
+  });
+});
