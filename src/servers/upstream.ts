@@ -1,6 +1,6 @@
 /** Calls from a model server to its upstream (OpenAI, vLLM, …): retries on 429/5xx with backoff, Retry-After, timeout. */
-import { $fetch } from "ofetch";
 import { ServerCallError } from "./client.ts";
+import { fetchText } from "./fetch-text.ts";
 
 export interface UpstreamOptions {
   apiKey?: string;
@@ -40,17 +40,9 @@ export async function postUpstream<T = Record<string, unknown>>(url: string, bod
     let retryAfterMs: number | undefined;
     let failure: unknown;
     try {
-      const response = await $fetch.raw<string, "text">(url, {
-        method: "POST",
-        headers,
-        body: payload,
-        retry: 0,
-        ignoreResponseError: true,
-        responseType: "text",
-        timeout: options.timeoutMs ?? 600_000,
-      });
+      const response = await fetchText(url, { method: "POST", headers, body: payload, timeoutMs: options.timeoutMs ?? 600_000 });
       status = response.status;
-      text = response._data ?? "";
+      text = response.text;
       if (status >= 200 && status < 300) {
         try {
           return JSON.parse(text) as T;
