@@ -4,6 +4,15 @@ import { $fetch } from "ofetch";
 import { serve, type ServedApp } from "../runtime/serve.ts";
 import { fetchText, type FetchTextOptions } from "./fetch-text.ts";
 
+/** Header entries in order, without the one that varies by the second. */
+function entries(headers: Headers, skip: string[] = ["date"]): [string, string][] {
+  const out: [string, string][] = [];
+  headers.forEach((value, key) => {
+    if (!skip.includes(key)) out.push([key, value]);
+  });
+  return out;
+}
+
 /** What ofetch answered before: status, headers and body text, or the error it threw. */
 async function viaOfetch(url: string, options: FetchTextOptions) {
   try {
@@ -16,7 +25,7 @@ async function viaOfetch(url: string, options: FetchTextOptions) {
       responseType: "text",
       timeout: options.timeoutMs,
     });
-    return { status: response.status, headers: [...response.headers].filter(([k]) => k !== "date"), text: response._data ?? "" };
+    return { status: response.status, headers: entries(response.headers), text: response._data ?? "" };
   } catch (error) {
     return { name: (error as Error).name, message: (error as Error).message };
   }
@@ -25,7 +34,7 @@ async function viaOfetch(url: string, options: FetchTextOptions) {
 async function viaFetchText(url: string, options: FetchTextOptions) {
   try {
     const response = await fetchText(url, options);
-    return { status: response.status, headers: [...response.headers].filter(([k]) => k !== "date"), text: response.text };
+    return { status: response.status, headers: entries(response.headers), text: response.text };
   } catch (error) {
     return { name: (error as Error).name, message: (error as Error).message };
   }
@@ -41,7 +50,7 @@ describe("fetchText matches ofetch's $fetch.raw", () => {
       if (path === "/slow") await new Promise((resolve) => setTimeout(resolve, 300));
       if (path === "/empty") return new Response(null, { status: 204 });
       if (path === "/limited") return new Response('{"error":"slow down"}', { status: 429, headers: { "retry-after": "2", "content-type": "application/json" } });
-      const headers = [...request.headers].filter(([k]) => !["host", "user-agent", "connection", "content-length"].includes(k));
+      const headers = entries(request.headers, ["host", "user-agent", "connection", "content-length"]);
       return Response.json({ method: request.method, headers, body: await request.text() }, { status: path === "/fail" ? 500 : 200 });
     });
     const closed = await serve(() => new Response("x"));
