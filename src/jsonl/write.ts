@@ -83,3 +83,48 @@ export function writeJsonlAtomic(target: string, rows: Iterable<unknown>): void 
   for (const row of rows) text += toJsonLine(row);
   writeFileAtomic(target, text);
 }
+
+/**
+ * Appends lines in order; the lines written during one turn of the event loop go out in one write(2) at the
+ * end of that turn. For outputs where a row written a moment later is as good as one written now: a crash
+ * loses at most the rows of the current turn, which a resume treats like rows never written.
+ */
+export class CoalescingAppender {
+  private pending: string[] = [];
+  private scheduled = false;
+  private failure: unknown;
+  rows = 0;
+
+  constructor(private readonly out: JsonlAppender) {}
+
+  static open(target: string): CoalescingAppender {
+    return new CoalescingAppender(JsonlAppender.open(target));
+  }
+
+  /** Queues one line (ending with a newline). A failed earlier write is thrown here. */
+  writeLine(line: string): void {
+    if (this.failure !== undefined) throw this.failure;
+    this.pending.push(line);
+    this.rows++;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Writes what is queued now. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    const data = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
+    this.pending = [];
+    // A file sink writes synchronously inside its async write, so the line is with the OS on return.
+    this.out.writeLine(data).catch((error) => (this.failure = error));
+  }
+
+  async close(): Promise<void> {
+    this.flush();
+    await this.out.close();
+    if (this.failure !== undefined) throw this.failure;
+  }
+}

@@ -1,7 +1,7 @@
 /** runCollection: the durable `gym eval run` — lock, inventory, dispatch, route every outcome to disk, score, exit code. */
 import * as fs from "node:fs";
 import type { Row } from "../jsonl/read.ts";
-import { JsonlAppender } from "../jsonl/write.ts";
+import { CoalescingAppender, JsonlAppender, toJsonLine } from "../jsonl/write.ts";
 import type { ServerDirectory } from "../servers/client.ts";
 import { collect, type CollectEvent, type DispatchRequest } from "../stages/collect.ts";
 import { decideExitCode } from "./exit-code.ts";
@@ -83,8 +83,8 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
 
   const status = new StatusWriter(paths.batchStatus, expected, store, !!options.disableAggregation);
   status.touch(true);
-  const rollouts = JsonlAppender.open(paths.rollouts);
-  const failures = JsonlAppender.open(paths.failures);
+  const rollouts = CoalescingAppender.open(paths.rollouts);
+  const failures = CoalescingAppender.open(paths.failures);
   const journal = AttemptJournal.open(paths.attempts);
   const latency = new LatencyTracker();
   const progress = new Progress(plan.length);
@@ -136,12 +136,12 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     const attempt = event.request.attempt;
     switch (event.kind) {
       case "success":
-        await rollouts.writeLine(rolloutLine(event.row));
+        rollouts.writeLine(rolloutLine(event.row));
         await options.stdoutRows?.writeLine(rolloutLine(event.row));
         progress.success(event.row.reward);
         return { kind: "success", attempt };
       case "failure": {
-        await failures.write(event.row);
+        failures.writeLine(toJsonLine(event.row));
         const cls = String(event.row._ng_failure_class);
         failuresByClass[cls] = (failuresByClass[cls] ?? 0) + 1;
         progress.failure();
@@ -151,10 +151,10 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       }
       case "drained":
         notStarted++;
-        if (options.recordOmittedRollouts) await failures.write(event.row);
+        if (options.recordOmittedRollouts) failures.writeLine(toJsonLine(event.row));
         return undefined;
       case "unrouted":
-        await failures.write(event.row);
+        failures.writeLine(toJsonLine(event.row));
         if (abortedBy === null) {
           progress.log(`run stopping at ${id}: ${event.message.slice(0, 200)}`);
           abortedBy = `a /run call failed (${id}): ${event.message.slice(0, 300)}`;

@@ -72,21 +72,22 @@ async function dispatchOne(request: DispatchRequest, options: CollectOptions, pa
     try {
       const reply = await agent.post("/run", body, { timeoutMs: options.timeoutMs });
       status = reply.status;
-      text = reply.text;
-      retryAfter = reply.headers.get("retry-after");
+      // The text and headers are read only on failure: an in-process answer is an object until asked for text.
       if (reply.ok) {
         const seconds = (performance.now() - started) / 1000;
         let result: Row;
         try {
           result = reply.json<Row>();
         } catch {
-          return classifyFailure(request, options, "agent_request_failed", "JSONDecodeError", `/run answered ${status} with a body that is not JSON`, status, text, seconds);
+          return classifyFailure(request, options, "agent_request_failed", "JSONDecodeError", `/run answered ${status} with a body that is not JSON`, status, reply.text, seconds);
         }
         stamp(result, body);
         options.latency.record(seconds, true);
         const failed = typeof result._ng_failure_class === "string";
         return { kind: failed ? "failure" : "success", request, row: failed ? withElapsed(result, seconds) : result, seconds };
       }
+      text = reply.text;
+      retryAfter = reply.headers.get("retry-after");
     } catch (error) {
       if (!isServerCallError(error)) throw error;
       failureType = error.reason === "timeout" ? "TimeoutError" : error.reason === "connection" ? "ClientConnectorError" : "JSONDecodeError";
