@@ -184,6 +184,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     store,
     countFailureClassesAsZero: options.countFailureClassesAsZero ?? [],
     countMissingRolloutsAsZero: !!options.countMissingRolloutsAsZero && !options.disableAggregation,
+    countOnly: !!options.disableAggregation,
   });
   Object.assign(result, { scored: scored.scored, counted: scored.counted, imputed: scored.imputed });
   if (!options.disableAggregation && scored.rows.length > 0) {
@@ -191,7 +192,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     status.aggregation = "complete";
     status.write();
   }
-  const anythingScored = scored.rows.length > 0;
+  const anythingScored = scored.scored + scored.counted + scored.imputed > 0;
   result.exitCode = abortedBy && abortedBy !== "interrupted" ? 1 : decideExitCode({ expected, store, maxAttempts, requireComplete: !!options.requireComplete, progressed, anythingScored });
   return result;
 }

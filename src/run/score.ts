@@ -4,6 +4,7 @@ import { GymError } from "../errors.ts";
 import { readLines } from "../jsonl/lines.ts";
 import type { Row } from "../jsonl/read.ts";
 import { parsePythonJson, stringifyPython } from "../metrics/pyjson.ts";
+import { parseRolloutLine } from "../metrics/rollout-parse.ts";
 import { stripForAggregate } from "../metrics/records.ts";
 import { writeFileAtomic } from "../runtime/files.ts";
 import type { ServerClient, ServerDirectory } from "../servers/client.ts";
@@ -17,6 +18,8 @@ export interface ScoreOptions {
   store: Map<string, Outcome>;
   countFailureClassesAsZero: string[];
   countMissingRolloutsAsZero: boolean;
+  /** Only count (aggregation disabled): the files are not read again. */
+  countOnly?: boolean;
 }
 
 export interface ScoredRun {
@@ -29,6 +32,7 @@ export interface ScoredRun {
 
 /** Builds the metric input from the Store's selection. Neither file is modified: zeros exist only here. */
 export async function scoreRun(options: ScoreOptions): Promise<ScoredRun> {
+  if (options.countOnly) return countRun(options);
   const successes = await newestRows(options.rolloutsPath, (id, row) => options.store.get(id)?.kind === "success" && options.store.get(id)!.attempt === attemptOf(row));
   const rows = [...successes.values()];
   let counted = 0;
@@ -58,10 +62,10 @@ async function newestRows(path: string, keep: (id: string, row: Row) => boolean)
   const out = new Map<string, Row>();
   if (!fs.existsSync(path)) return out;
   for await (const { text } of readLines(path)) {
-    // Python-typed parse: a reward of 1.0 stays a float, so the metrics print 1.0 as NeMo Gym's do.
+    // Python-typed where metrics look (top level, usage): a reward of 1.0 stays a float and prints 1.0.
     let value: Row;
     try {
-      value = parsePythonJson(text) as Row;
+      value = parseRolloutLine(text);
     } catch {
       continue; // a torn last line; resume repairs it
     }
@@ -70,6 +74,21 @@ async function newestRows(path: string, keep: (id: string, row: Row) => boolean)
     if (keep(id, value)) out.set(id, value);
   }
   return out;
+}
+
+/** The counts of scoreRun from the Store alone. */
+function countRun(options: ScoreOptions): ScoredRun {
+  const classes = new Set(options.countFailureClassesAsZero);
+  let scored = 0;
+  let counted = 0;
+  let imputed = 0;
+  for (const row of options.materialized) {
+    const o = options.store.get(identityKey(row));
+    if (o?.kind === "success") scored++;
+    else if (o?.kind === "failure" && (classes.has(o.failureClass) || o.countsAsZero)) counted++;
+    else if (options.countMissingRolloutsAsZero && (!o || o.kind === "missing" || o.kind === "interrupted")) imputed++;
+  }
+  return { rows: [], scored, counted, imputed };
 }
 
 function metricCopy(row: Row): Row {
