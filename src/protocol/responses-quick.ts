@@ -35,7 +35,8 @@ const OTHER_TOOLS = new Set([
   "local_shell",
   "custom",
 ]);
-const PASS_THROUGH = new Set([
+/** Item types Gym accepts and passes through without checking their inner shape. */
+export const PASS_THROUGH_ITEM_TYPES = [
   "mcp_call",
   "mcp_list_tools",
   "mcp_approval_request",
@@ -50,7 +51,8 @@ const PASS_THROUGH = new Set([
   "local_shell_call_output",
   "custom_tool_call",
   "custom_tool_call_output",
-]);
+] as const;
+const PASS_THROUGH = new Set<string>(PASS_THROUGH_ITEM_TYPES);
 // Keys valibot's record() skips without checking them: leave such values to valibot.
 const SKIPPED_RECORD_KEYS = new Set(["__proto__", "prototype", "constructor"]);
 

@@ -1,7 +1,9 @@
 /** The Responses API subset NeMo Gym speaks (protocol.md §3): valibot schemas, TS types and the strict request check. */
 import * as v from "valibot";
 import { fastApiIssues, type FastApiErrorBody } from "./fastapi-errors.ts";
-import { quickCreateParams, quickResponse } from "./responses-quick.ts";
+import { PASS_THROUGH_ITEM_TYPES, quickCreateParams, quickResponse } from "./responses-quick.ts";
+
+export { PASS_THROUGH_ITEM_TYPES };
 
 export type * from "./responses-types.ts";
 import type { JsonObject, ResponseCreateParams } from "./responses-types.ts";
@@ -44,23 +46,6 @@ const ReasoningSchema = v.looseObject({
   summary: v.array(v.looseObject({ text: v.string() })),
 });
 
-/** Item types Gym accepts and passes through without checking their inner shape. */
-export const PASS_THROUGH_ITEM_TYPES = [
-  "mcp_call",
-  "mcp_list_tools",
-  "mcp_approval_request",
-  "mcp_approval_response",
-  "file_search_call",
-  "web_search_call",
-  "computer_call",
-  "computer_call_output",
-  "image_generation_call",
-  "code_interpreter_call",
-  "local_shell_call",
-  "local_shell_call_output",
-  "custom_tool_call",
-  "custom_tool_call_output",
-] as const;
 const PassThroughSchema = v.looseObject({ type: v.picklist(PASS_THROUGH_ITEM_TYPES) });
 
 /** An output item: every one carries `type` (§3.3). */
