@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { JsonlAppender, JsonlBlockWriter, writeJsonAtomic } from "./write.ts";
+import { CoalescingAppender, JsonlAppender, JsonlBlockWriter, writeJsonAtomic } from "./write.ts";
 
 const tempDir = () => mkdtempSync(join(tmpdir(), "gym-write-"));
 
@@ -52,5 +52,26 @@ describe("writeJsonAtomic", () => {
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ c: true });
     expect(readdirSync(dir)).toEqual(["metrics.json"]);
     expect(existsSync(path)).toBe(true);
+  });
+});
+
+describe("CoalescingAppender", () => {
+  test("rows of one turn go out together, in order; nothing is created until a row is written", async () => {
+    const dir = tempDir();
+    const empty = CoalescingAppender.open(join(dir, "none.jsonl"));
+    await empty.close();
+    expect(existsSync(join(dir, "none.jsonl"))).toBe(false);
+
+    const path = join(dir, "rows.jsonl");
+    const out = CoalescingAppender.open(path);
+    out.writeLine('{"a":1}\n');
+    out.writeLine('{"a":2}\n');
+    expect(existsSync(path)).toBe(false); // still queued in this turn
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(readFileSync(path, "utf8")).toBe('{"a":1}\n{"a":2}\n');
+    out.writeLine('{"a":3}\n');
+    await out.close();
+    expect(readFileSync(path, "utf8")).toBe('{"a":1}\n{"a":2}\n{"a":3}\n');
+    expect(out.rows).toBe(3);
   });
 });

@@ -95,10 +95,13 @@ export class CoalescingAppender {
   private failure: unknown;
   rows = 0;
 
-  constructor(private readonly out: JsonlAppender) {}
+  private out: JsonlAppender | undefined;
 
+  private constructor(private readonly target: string) {}
+
+  /** The file is created by the first row written (a run without failures leaves no empty failures file). */
   static open(target: string): CoalescingAppender {
-    return new CoalescingAppender(JsonlAppender.open(target));
+    return new CoalescingAppender(target);
   }
 
   /** Queues one line (ending with a newline). A failed earlier write is thrown here. */
@@ -118,13 +121,19 @@ export class CoalescingAppender {
     if (this.pending.length === 0) return;
     const data = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
     this.pending = [];
+    try {
+      this.out ??= JsonlAppender.open(this.target);
+    } catch (error) {
+      this.failure = error;
+      return;
+    }
     // A file sink writes synchronously inside its async write, so the line is with the OS on return.
     this.out.writeLine(data).catch((error) => (this.failure = error));
   }
 
   async close(): Promise<void> {
     this.flush();
-    await this.out.close();
+    await this.out?.close();
     if (this.failure !== undefined) throw this.failure;
   }
 }
