@@ -82,9 +82,9 @@ export class GroupWriter {
 
   /**
    * One task's row of rows[start, end) (table rows in rollout order): `_ng_task_index`, describe,
-   * `sample` (already printed at depth 1), counts against `expected`, and the rollout infos.
+   * `sample` (already printed at depth 1, as bytes or as text), counts against `expected`, and the rollout infos.
    */
-  write(out: ByteText, rows: ArrayLike<number>, start: number, end: number, sample: Uint8Array, expected: number): void {
+  write(out: ByteText, rows: ArrayLike<number>, start: number, end: number, sample: Uint8Array | string, expected: number): void {
     const { view } = this;
     const { stats } = view.describe(rows, start, end);
     out.bytes(OPEN);
@@ -105,7 +105,9 @@ export class GroupWriter {
     const n = end - start;
     const h = this.head;
     out.bytes(h[0]!);
-    out.bytes(sample);
+    // Text goes straight into the buffer: a per-task encoded copy is off-heap garbage the GC under-counts.
+    if (typeof sample === "string") out.text(sample);
+    else out.bytes(sample);
     out.bytes(h[1]!);
     out.int(n);
     out.bytes(h[2]!);
