@@ -57,6 +57,10 @@ export class GroupWriter {
   private readonly head: Uint8Array[];
   private readonly taskKey: Uint8Array;
   private readonly breaks: Uint8Array[];
+  private lastX = NaN;
+  private lastText = "null";
+  private prevX = NaN;
+  private prevText = "null";
 
   constructor(private readonly table: RolloutTable, private readonly view: TableView, private readonly layout: Layout) {
     const d1 = layout.nl(1);
@@ -69,7 +73,7 @@ export class GroupWriter {
 
   /** The `_ng_task_index` value of a row as stringifyPython prints it at `depth`. */
   private task(out: ByteText, row: number, depth: number): void {
-    const odd = this.table.odd.get(row);
+    const odd = this.table.odd.size === 0 ? undefined : this.table.odd.get(row);
     if (odd) return out.text(this.layout.value(odd.task, depth));
     this.index(out, this.table.shapes[this.table.shapeOf[row]!]!.taskKind, this.table.task[row]!);
   }
@@ -133,7 +137,7 @@ export class GroupWriter {
   /** One `rollout_infos` item (an object at depth 2). */
   private info(out: ByteText, row: number): void {
     const { table, layout } = this;
-    const odd = table.odd.get(row);
+    const odd = table.odd.size === 0 ? undefined : table.odd.get(row);
     if (odd) return out.text(layout.value(odd.info, 2));
     const s = table.shapeOf[row]!;
     const shape = table.shapes[s]!;
@@ -165,11 +169,21 @@ export class GroupWriter {
         const x = table.value(f.column, row);
         if (f.kind === Kind.Int) out.int(x);
         else if (f.kind === Kind.Bool) out.bytes(x ? TRUE : FALSE);
-        else out.text(floatText(x));
+        else this.float(out, x);
       }
     }
     out.bytes(this.breaks[2]!);
     out.bytes(CLOSE);
+  }
+
+  /** A float field of an info item: rewards repeat a few values (0.0, 1.0), so the last two printings are kept. */
+  private float(out: ByteText, x: number): void {
+    if (Object.is(x, this.lastX)) return out.text(this.lastText);
+    if (Object.is(x, this.prevX)) return out.text(this.prevText);
+    const text = floatText(x);
+    (this.prevX = this.lastX), (this.prevText = this.lastText);
+    (this.lastX = x), (this.lastText = text);
+    out.text(text);
   }
 
   /** Python `str()` of an index value, for `rollout_id`. */
