@@ -64,7 +64,17 @@ export class ByteText {
       x = -x;
     }
     if (x < 10) buffer[p++] = 48 + x;
-    else {
+    else if (x < 2147483648) {
+      // Int32 arithmetic for the common case (indexes, counts, token totals): no float divisions.
+      let y = x | 0;
+      const digits = y < 100 ? 2 : y < 1000 ? 3 : y < 10000 ? 4 : y < 100000 ? 5 : y < 1000000 ? 6 : y < 10000000 ? 7 : y < 100000000 ? 8 : y < 1000000000 ? 9 : 10;
+      for (let i = p + digits - 1; i >= p; i--) {
+        const q = (y / 10) | 0;
+        buffer[i] = 48 + y - q * 10;
+        y = q;
+      }
+      p += digits;
+    } else {
       let digits = 0;
       for (let y = x; y >= 1; y = Math.floor(y / 10)) digits++;
       for (let i = p + digits - 1; i >= p; i--) {
