@@ -21,6 +21,7 @@ export interface RunKeys {
   responses_create_params?: Record<string, unknown>;
   agent_name?: string;
   agent_map?: Record<string, string>;
+  fan_out?: Record<string, string[]>;
   prompt_config?: string;
   resume_from_cache?: boolean;
   disable_aggregation?: boolean;
@@ -39,7 +40,7 @@ export interface RunKeys {
 
 const RUN_KEYS: (keyof RunKeys)[] = [
   "output_jsonl_fpath", "input_jsonl_fpath", "split", "limit", "num_repeats", "num_repeats_add_seed", "num_samples_in_parallel",
-  "max_resident_rollout_tasks", "responses_create_params", "agent_name", "agent_map", "prompt_config", "resume_from_cache",
+  "max_resident_rollout_tasks", "responses_create_params", "agent_name", "agent_map", "fan_out", "prompt_config", "resume_from_cache",
   "disable_aggregation", "route_failures_to_sidecar", "require_complete", "count_failure_classes_as_zero",
   "count_missing_rollouts_as_zero", "record_omitted_rollouts", "dispatch_budget_s", "drain_margin_s", "dispatch_longest_first",
   "retry_terminal_timeouts", "allow_unsafe_resume", "timeout_s",

@@ -109,3 +109,23 @@ describe("materialize after an --agent-type swap", () => {
     expect((error as GymError).message).toContain("agent 'env_simple_agent' is not a configured agent instance");
   });
 });
+
+describe("fan_out", () => {
+  test("one copy set per listed agent, adjacent, sharing the task's rollout counter", async () => {
+    const rows = await materialize(input(['{"q":1,"agent_ref":{"name":"both"}}', '{"q":2,"agent_ref":{"name":"a"}}']), {
+      knownAgents: ["a", "b", "both"],
+      fanOut: { both: ["a", "b"] },
+      numRepeats: 2,
+    });
+    expect(rows.map((r) => `${r._ng_task_index}-${r._ng_rollout_index}:${(r.agent_ref as { name: string }).name}`)).toEqual(["0-0:a", "0-1:a", "0-2:b", "0-3:b", "1-0:a", "1-1:a"]);
+  });
+
+  test("an empty list, a duplicate and an unknown agent are reported together", async () => {
+    const path = input(['{"q":1,"agent_ref":{"name":"x"}}', '{"q":2,"agent_ref":{"name":"y"}}', '{"q":3,"agent_ref":{"name":"z"}}']);
+    const error = (await materialize(path, { knownAgents: ["a", "b"], fanOut: { x: [], y: ["a", "a"], z: ["a", "bb"] } }).catch((e) => e)) as GymError;
+    expect(error.message).toContain("3 row(s)");
+    expect(error.message).toContain("fan_out for 'x' is empty");
+    expect(error.message).toContain("fan_out for 'y' names 'a' twice");
+    expect(error.message).toContain("names 'bb', which is not a configured agent instance (did you mean 'b'?)");
+  });
+});

@@ -17,6 +17,8 @@ export interface MaterializeOptions {
   agentMap?: Record<string, string>;
   /** Agent instances an `--agent-type` swap renamed, old → new: rows whose agent_ref.name is an old name go to the new one. */
   renamedAgents?: Record<string, string>;
+  /** `+fan_out`: routing key (agent_ref.name or task_source) → agents that each get their own copies of the row. */
+  fanOut?: Record<string, string[]>;
   /** Agent instances that exist, for routing errors; the only one is the default route. */
   knownAgents: string[];
   /** Shallow-merged over each row's `responses_create_params` (a nested key replaces the whole object, as NeMo Gym does). */
@@ -59,7 +61,8 @@ export async function materialize(source: string, options: MaterializeOptions): 
     tasks.push({ line, text, row: row as Row });
   }
   validatePrompts(tasks, shown, options.promptConfig);
-  const routed = tasks.map((task) => ({ task, agent: routeAgent(task, shown, options) }));
+  // fan_out gives one entry per listed agent; the entries of a task stay adjacent and share its rollout counter.
+  const routed = tasks.flatMap((task) => routeAgents(task, shown, options).map((agent) => ({ task, agent })));
   const repeats = routed.map(({ task, agent }) => repeatsFor(agent, task, shown, options));
   reportRoutingErrors(routed, repeats, shown, options);
 
@@ -110,6 +113,23 @@ function validatePrompts(tasks: RawTask[], source: string, promptConfig: PromptC
 }
 
 type Route = string | { error: string };
+
+/** The agents a row goes to: its `fan_out` list when its routing key has one, else the one routeAgent picks. */
+function routeAgents(task: RawTask, source: string, options: MaterializeOptions): Route[] {
+  const ref = task.row.agent_ref as { name?: unknown } | undefined;
+  const named = typeof ref?.name === "string" ? ref.name : typeof task.row.task_source === "string" ? task.row.task_source : undefined;
+  const list = named === undefined ? undefined : (options.fanOut?.[named] ?? options.fanOut?.[options.renamedAgents?.[named] ?? ""]);
+  if (list === undefined) return [routeAgent(task, source, options)];
+  const where = `${source}:${task.line}: fan_out for '${named}'`;
+  if (!Array.isArray(list) || list.length === 0) return [{ error: `${where} is empty (list at least one agent)` }];
+  const duplicate = list.find((agent, i) => list.indexOf(agent) !== i);
+  if (duplicate !== undefined) return [{ error: `${where} names '${duplicate}' twice` }];
+  return list.map((agent) => {
+    if (options.knownAgents.includes(agent)) return agent;
+    const [guess] = closeMatches(agent, options.knownAgents, 1, 0.6);
+    return { error: `${where} names '${agent}', which is not a configured agent instance${guess ? ` (did you mean '${guess}'?)` : ""}` };
+  });
+}
 
 function routeAgent(task: RawTask, source: string, options: MaterializeOptions): Route {
   const ref = task.row.agent_ref as { name?: unknown } | undefined;

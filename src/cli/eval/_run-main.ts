@@ -53,6 +53,7 @@ export async function evalRun({ options, noServe, output }: EvalRunInput): Promi
       promptConfig: promptPath ? await loadPromptConfig(promptPath, roots) : undefined,
       agentName: keys.agent_name,
       agentMap: keys.agent_map,
+      fanOut: keys.fan_out,
       renamedAgents: config.renamedAgents,
       knownAgents: agents,
       responsesCreateParams: keys.responses_create_params,

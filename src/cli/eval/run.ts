@@ -33,7 +33,7 @@ export default defineGymCommand({
     "",
     "Keys without a flag (+key=value): route_failures_to_sidecar, require_complete, count_failure_classes_as_zero=[…],",
     "count_missing_rollouts_as_zero, record_omitted_rollouts, dispatch_budget_s, drain_margin_s, dispatch_longest_first,",
-    "retry_terminal_timeouts, max_resident_rollout_tasks, retain_results_in_memory, agent_map, num_repeats_add_seed,",
+    "retry_terminal_timeouts, max_resident_rollout_tasks, retain_results_in_memory, agent_map, fan_out, num_repeats_add_seed,",
     "allow_unsafe_resume, timeout_s (per /run call). NEMO_GYM_MAX_ROLLOUT_ATTEMPTS caps retries on resume (default 3).",
     "",
     "Exit codes: 0 done (or partial results without require_complete), 1 error or nothing scored,",
