@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { builtinDir } from "../components/_files.ts";
 import { componentRoots } from "../config/roots.ts";
+import { importUserModule } from "../servers/user-catalog.ts";
 
 /** The module's `taskData` (or `TaskData`, or default export) and its file, or undefined when no root has one. */
 export async function findTaskDataModule(name: string, searchDirs: string[] = [], cwd = process.cwd()): Promise<{ file: string; schema: unknown } | undefined> {
@@ -10,7 +11,7 @@ export async function findTaskDataModule(name: string, searchDirs: string[] = []
   for (const dir of dirs) {
     const file = join(dir, "resources_servers", name, "task_data.ts");
     if (!existsSync(file)) continue;
-    const module = (await import(file)) as Record<string, unknown>;
+    const module = await importUserModule<Record<string, unknown>>(file);
     const schema = module.taskData ?? module.TaskData ?? module.default;
     if (schema && typeof schema === "object" && "type" in schema) return { file, schema };
   }

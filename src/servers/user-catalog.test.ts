@@ -14,4 +14,8 @@ test("a resources server scaffolded by `gym env init` serves `gym eval run` from
   const rows = readFileSync(join(dir, "out", "r.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
   expect(rows.map((r) => r.expected_answer)).toEqual(["Paris", "5"]);
   expect(rows.every((r) => r.agent_ref.name === "my_checker_simple_agent" && typeof r.reward === "number")).toBe(true);
+  // Its task_data.ts imports gym/server-sdk too: the binary provides it for `env schema` as well.
+  const schema = await gym(["env", "schema", "--resources-server", "my_checker", "--search-dir", "."], { cwd: dir });
+  expect(schema.code).toBe(0);
+  expect(JSON.parse(schema.stdout).properties.expected_answer.type).toBe("string");
 }, 60_000);

@@ -22,15 +22,18 @@ export function userCatalogs(rootDirs: string[]): Partial<Record<ServerType, Ser
       for (const name of readdirSync(dir)) {
         const entry = join(dir, name, "index.ts");
         if (catalog[name] || !existsSync(entry)) continue;
-        catalog[name] = async () => {
-          provideModule(SDK_SPECIFIER, { ...(await import("./sdk.ts")) });
-          return importFile<{ default: ServerFactory }>(entry);
-        };
+        catalog[name] = () => importUserModule<{ default: ServerFactory }>(entry);
       }
     }
     if (Object.keys(catalog).length > 0) catalogs[type] = catalog;
   }
   return catalogs;
+}
+
+/** Imports a user's TypeScript module (a server, its task_data.ts) with `gym/server-sdk` available to it. */
+export async function importUserModule<T>(path: string): Promise<T> {
+  provideModule(SDK_SPECIFIER, { ...(await import("./sdk.ts")) });
+  return importFile<T>(path);
 }
 
 /** Built-in catalogs with the user's servers laid over them (a user's folder of the same name wins, as roots do). */
