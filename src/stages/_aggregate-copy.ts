@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ByteText } from "../metrics/byte-text.ts";
 import { fileError } from "../runtime/files.ts";
+import { LineReader } from "./_aggregate-shards.ts";
 
 const NEWLINE = new Uint8Array([10]);
 
@@ -39,13 +40,23 @@ export class ByteWriter {
   }
 
   commit(): void {
+    ByteWriter.place(this.close(), this.target);
+  }
+
+  /** Flushes and closes the temporary file without renaming it (another thread commits it): its path. */
+  close(): string {
     this.out.drain();
     fs.closeSync(this.fd);
+    return this.tmp;
+  }
+
+  /** Renames a closed temporary file over `target` (removing it if that fails). */
+  static place(tmp: string, target: string): void {
     try {
-      fs.renameSync(this.tmp, this.target);
+      fs.renameSync(tmp, target);
     } catch (error) {
-      fs.rmSync(this.tmp, { force: true });
-      throw fileError(this.target, error);
+      fs.rmSync(tmp, { force: true });
+      throw fileError(target, error);
     }
   }
 
@@ -156,5 +167,41 @@ export function readRowsInOrder(files: string[], rows: RowBytes, runOf: ArrayLik
     }
   } finally {
     for (const fd of fds) fs.closeSync(fd);
+  }
+}
+
+/** Everything the merged copy needs, as plain data (it may be posted to a worker). */
+export interface MergeJob {
+  target: string;
+  files: string[];
+  /** Where each row's bytes are (read order). */
+  file: Int32Array;
+  offset: Float64Array;
+  length: Int32Array;
+  runs: Int32Array;
+  order: Int32Array;
+  /** Files whose rows are copied as decoded text (invalid UTF-8, a BOM inside): what the reference did. */
+  lossy: number[];
+}
+
+/** Writes the merged rows (each exactly its input bytes, CR and a leading BOM dropped) into an uncommitted writer. */
+export function copyMerged(job: MergeJob): ByteWriter {
+  const { files, file, offset, length } = job;
+  const lossy = new Set(job.lossy);
+  const out = new ByteWriter(job.target);
+  const text = new LineReader();
+  const encoder = new TextEncoder();
+  try {
+    readRowsInOrder(files, job, job.runs, job.order, (bytes, start, end, row) => {
+      if (!lossy.has(file[row]!)) return out.line(bytes, start, end);
+      const line = encoder.encode(text.read(files[file[row]!]!, offset[row]!, length[row]!));
+      out.line(line, 0, line.length);
+    });
+    return out;
+  } catch (error) {
+    out.abort();
+    throw error;
+  } finally {
+    text.close();
   }
 }

@@ -11,9 +11,10 @@ import { typeRolloutRow } from "../metrics/rollout-parse.ts";
 import { RolloutTable } from "../metrics/rollout-table.ts";
 import { ROLLOUT_INDEX, stripForAggregate, STRIPPED_FOR_AGGREGATE, TASK_INDEX } from "../metrics/records.ts";
 import { TableView } from "../metrics/table-view.ts";
-import { expandInputGlobs, LineReader, scanLineBatches, spillStdin } from "./_aggregate-shards.ts";
+import { expandInputGlobs, scanLineBatches, spillStdin } from "./_aggregate-shards.ts";
 import { siblingPath, FileWriter } from "./_aggregate-files.ts";
-import { ByteWriter, readRowsInOrder, readRuns } from "./_aggregate-copy.ts";
+import { ByteWriter, type MergeJob, readRuns } from "./_aggregate-copy.ts";
+import { MergeCopy } from "./_aggregate-merge.ts";
 import { sortedOrder } from "./_aggregate-order.ts";
 import { collectGarbage } from "../runtime/gc.ts";
 import { hashHere, hashInWorker } from "./_aggregate-hash.ts";
@@ -163,7 +164,17 @@ function invalidJson(source: string, line: number, error: unknown): GymError {
 }
 
 async function aggregateFiles(files: string[], shown: string[], sidecars: string[], onlyShardIsOutput: boolean, options: AggregateStageOptions): Promise<AggregateReport> {
-  const scan = await scanShards(files, shown, options);
+  // Started before the parse so its start-up is hidden; it copies while the metrics are computed.
+  const merge = options.mergeShards !== false ? new MergeCopy() : null;
+  try {
+    return await aggregateScanned(await scanShards(files, shown, options), files, shown, sidecars, onlyShardIsOutput, merge, options);
+  } catch (error) {
+    await merge?.abandon();
+    throw error;
+  }
+}
+
+async function aggregateScanned(scan: Scan, files: string[], shown: string[], sidecars: string[], onlyShardIsOutput: boolean, merge: MergeCopy | null, options: AggregateStageOptions): Promise<AggregateReport> {
   const { table, index } = scan;
   const order = sortedOrder(table.task, table.rollout, table.rows);
   checkDuplicates(order, scan, shown);
@@ -177,8 +188,8 @@ async function aggregateFiles(files: string[], shown: string[], sidecars: string
     sources: siblingPath(options.output, "_sources", ".json"),
     computedBy: options.aggregateHook ? "servers" : "gym-baseline",
   };
-  if (options.mergeShards !== false) {
-    writeMerged(options.output, files, scan, order);
+  if (merge) {
+    merge.start(mergeJob(options.output, files, scan, order));
     report.mergedRollouts = options.output;
   }
   const byAgent = rowsByAgent(order, index.agent, scan.agents.names.length);
@@ -188,10 +199,18 @@ async function aggregateFiles(files: string[], shown: string[], sidecars: string
     if (options.aggregateHook) emitted.push({ agent, metrics: await options.aggregateHook(agent, Array.from(rows, (r) => scan.hooked![r]!)) });
     else emitted.push(baselineMetrics(agent, table, rows, options));
   }
-  writeSources(report.sources, options.output, onlyShardIsOutput ? [] : scan.sources);
-  if (emitted.length > 0) {
-    report.aggregateMetrics = siblingPath(options.output, "_aggregate_metrics", ".json");
-    writeMetricsFile(report.aggregateMetrics, emitted, table);
+  // The metrics file is written beside the copy and put in place after it, in the reference's order.
+  const metricsFile = emitted.length > 0 ? writeMetricsFile(siblingPath(options.output, "_aggregate_metrics", ".json"), emitted, table) : null;
+  try {
+    await merge?.done();
+    writeSources(report.sources, options.output, onlyShardIsOutput ? [] : scan.sources);
+  } catch (error) {
+    metricsFile?.abort();
+    throw error;
+  }
+  if (metricsFile) {
+    metricsFile.commit();
+    report.aggregateMetrics = metricsFile.target;
   } else options.log?.("No rollout rows with an agent_ref.name: no aggregate metrics written");
   report.agents = emitted.map((e) => e.agent);
   if (scan.health) {
@@ -205,27 +224,12 @@ async function aggregateFiles(files: string[], shown: string[], sidecars: string
   return report;
 }
 
-/** The merged file: rows in (task, rollout) order, each exactly its input bytes (CR and a leading BOM dropped). */
-function writeMerged(target: string, files: string[], scan: Scan, order: Int32Array): void {
+/** The merged file's copy job: rows in (task, rollout) order, each exactly its input bytes. */
+function mergeJob(target: string, files: string[], scan: Scan, order: Int32Array): MergeJob {
   const { index, table } = scan;
-  const out = new ByteWriter(target);
-  const text = new LineReader();
-  const encoder = new TextEncoder();
-  try {
-    const where = index.locations();
-    const runs = readRuns(table.task, table.rollout, where.file, index.rows);
-    readRowsInOrder(files, where, runs, order, (bytes, start, end, row) => {
-      if (!scan.lossy.has(where.file[row]!)) return out.line(bytes, start, end);
-      const line = encoder.encode(text.read(files[where.file[row]!]!, where.offset[row]!, where.length[row]!));
-      out.line(line, 0, line.length);
-    });
-    out.commit();
-  } catch (error) {
-    out.abort();
-    throw error;
-  } finally {
-    text.close();
-  }
+  const where = index.locations();
+  const runs = readRuns(table.task, table.rollout, where.file, index.rows);
+  return { target, files, file: where.file, offset: where.offset, length: where.length, runs, order, lossy: [...scan.lossy] };
 }
 
 /** Each agent's rows in (task, rollout) order, agents in order of their first row. */
@@ -296,8 +300,8 @@ function baselineMetrics(agent: string, table: RolloutTable, rows: Int32Array, o
 const GROUPS = "\u0000groups\u0000";
 const GROUPS_JSON = JSON.stringify(GROUPS);
 
-/** Writes the metrics file (orjson indent 2, no final newline), streaming group rows one task at a time. */
-function writeMetricsFile(target: string, entries: AgentOutput[], table: RolloutTable): void {
+/** Writes the metrics file (orjson indent 2, no final newline), streaming group rows one task at a time; the caller commits it. */
+function writeMetricsFile(target: string, entries: AgentOutput[], table: RolloutTable): ByteWriter {
   const file = new ByteWriter(target);
   const out = file.out;
   const layout = new Layout(2, 6);
@@ -331,7 +335,8 @@ function writeMetricsFile(target: string, entries: AgentOutput[], table: Rollout
       out.text(body.slice(at + GROUPS_JSON.length));
     }
     out.text("\n]");
-    file.commit();
+    out.drain();
+    return file;
   } catch (error) {
     file.abort();
     throw error;
