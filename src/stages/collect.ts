@@ -70,14 +70,15 @@ async function dispatchOne(request: DispatchRequest, options: CollectOptions, pa
     let failureType = "HTTPError";
     let retryAfter: string | null = null;
     try {
-      const reply = await agent.post("/run", body, { timeoutMs: options.timeoutMs });
+      // Only the top level of the answer is changed here (stamp): the rest is read (written out), never changed.
+      const reply = await agent.post("/run", body, { timeoutMs: options.timeoutMs, readOnlyAnswer: true });
       status = reply.status;
       // The text and headers are read only on failure: an in-process answer is an object until asked for text.
       if (reply.ok) {
         const seconds = (performance.now() - started) / 1000;
         let result: Row;
         try {
-          result = reply.json<Row>();
+          result = ownTopLevel(reply.json<Row>());
         } catch {
           return classifyFailure(request, options, "agent_request_failed", "JSONDecodeError", `/run answered ${status} with a body that is not JSON`, status, reply.text, seconds);
         }
@@ -139,6 +140,12 @@ function drained(request: DispatchRequest): CollectEvent {
       _ng_failure_message: "not started: the dispatch budget ran out",
     },
   };
+}
+
+/** A fresh top level (same keys, same order) over the answer's own nested values; non-objects as they are. */
+function ownTopLevel(answer: Row): Row {
+  if (answer === null || typeof answer !== "object") return answer;
+  return Array.isArray(answer) ? (answer.slice() as unknown as Row) : { ...answer };
 }
 
 /** Copies the identity fields of the request onto the agent's result (the agent's own fields are left alone). */
