@@ -11,30 +11,54 @@ export interface LazyCookieValue {
   readonly value: string;
 }
 
-const LAZY = new WeakMap<object, Map<string, { cookie: LazyCookieValue; get: () => string }>>();
+const LAZY = new WeakMap<object, Map<string, LazyCookieValue>>();
+
+/** The accessor pair for one cookie name, shared by every jar: no closures or descriptors made per cookie. */
+interface Accessors {
+  readonly get: () => string;
+  readonly descriptor: PropertyDescriptor;
+}
+const ACCESSORS = new Map<string, Accessors>();
+
+/** The jar (the receiver or one of its prototypes) that holds a lazy `name`, with its value. */
+function holder(receiver: object, name: string): [object, LazyCookieValue] | undefined {
+  for (let o: object | null = receiver; o; o = Object.getPrototypeOf(o)) {
+    const cookie = LAZY.get(o)?.get(name);
+    if (cookie) return [o, cookie];
+  }
+  return undefined;
+}
+
+function accessors(name: string): Accessors {
+  let pair = ACCESSORS.get(name);
+  if (!pair) {
+    const get = function (this: object): string {
+      return holder(this, name)![1].value;
+    };
+    const set = function (this: object, value: string): void {
+      const jar = holder(this, name)?.[0] ?? this;
+      LAZY.get(jar)?.delete(name);
+      Object.defineProperty(jar, name, { value, writable: true, enumerable: true, configurable: true });
+    };
+    pair = { get, descriptor: { get, set, enumerable: true, configurable: true } };
+    ACCESSORS.set(name, pair);
+  }
+  return pair;
+}
 
 /** Sets `jar[name]` to a lazily computed value (an accessor that computes on first read). */
 export function setLazyCookie(jar: Cookies, name: string, cookie: LazyCookieValue): void {
   let lazy = LAZY.get(jar);
   if (!lazy) LAZY.set(jar, (lazy = new Map()));
-  const get = () => cookie.value;
-  lazy.set(name, { cookie, get });
-  Object.defineProperty(jar, name, {
-    get,
-    set(value: string) {
-      lazy.delete(name);
-      Object.defineProperty(jar, name, { value, writable: true, enumerable: true, configurable: true });
-    },
-    enumerable: true,
-    configurable: true,
-  });
+  lazy.set(name, cookie);
+  Object.defineProperty(jar, name, accessors(name).descriptor);
 }
 
 /** The lazy value behind `jar[name]`, if that property is still one this module set. */
 export function lazyCookie(jar: Cookies | undefined, name: string): LazyCookieValue | undefined {
-  const entry = jar && LAZY.get(jar)?.get(name);
+  const cookie = jar && LAZY.get(jar)?.get(name);
   // A property deleted or redefined since is not lazy any more.
-  return entry && Object.getOwnPropertyDescriptor(jar, name)?.get === entry.get ? entry.cookie : undefined;
+  return cookie && Object.getOwnPropertyDescriptor(jar, name)?.get === ACCESSORS.get(name)!.get ? cookie : undefined;
 }
 
 /** A copy of a jar in which values not read yet stay unread. */
