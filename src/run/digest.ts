@@ -7,15 +7,24 @@ export function canonicalJson(value: unknown): string {
     if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError("NaN and Infinity have no canonical JSON form");
     return JSON.stringify(value) ?? "null";
   }
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  // Built by concatenation (no arrays of parts): the same text as mapping and joining, holes included.
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i) out += ",";
+      if (i in value) out += canonicalJson(value[i]);
+    }
+    return `${out}]`;
+  }
   const keys = Object.keys(value).sort();
-  const parts: string[] = [];
+  let out = "{";
   for (const key of keys) {
     const v = (value as Record<string, unknown>)[key];
     if (v === undefined) continue;
-    parts.push(`${JSON.stringify(key)}:${canonicalJson(v)}`);
+    if (out.length > 1) out += ",";
+    out += `${JSON.stringify(key)}:${canonicalJson(v)}`;
   }
-  return `{${parts.join(",")}}`;
+  return `${out}}`;
 }
 
 export function sha256(text: string | Uint8Array): string {
