@@ -107,14 +107,24 @@ const WHOLE_CANDIDATE = /[0-9](?:\.0+(?![0-9])|[eE])|[0-9.]{17}/g;
 
 const isWs = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
+/** Where memberKeyAt found the key's opening quote (set when it returns a key). */
+let keyOpen = 0;
+
 /**
- * The member whose number token contains position `at`, if that token is a member value (`"key": token`):
- * its key, where the key's opening quote is and whether the token is spelled as a float; null when it is
- * not one (inside a string, an array item); undefined when the key is spelled with escapes.
+ * The key of the member whose number token contains position `at`, if that token is spelled as a float
+ * (`.`, `e`, `E`) and is a member value (`"key": token`); null when it is not one (an integer spelling,
+ * inside a string, an array item); undefined when the key is spelled with escapes. Sets `keyOpen`.
  */
-function memberKeyAt(text: string, at: number): { key: string; open: number; float: boolean } | null | undefined {
+function memberKeyAt(text: string, at: number): string | null | undefined {
   let s = at;
   while (s > 0 && isNumberChar(text.charCodeAt(s - 1))) s--;
+  let float = false;
+  for (let e = s; ; e++) {
+    const d = text.charCodeAt(e);
+    if (d === 46 || d === 101 || d === 69) float = true;
+    else if (!isNumberChar(d)) break;
+  }
+  if (!float) return null;
   let p = s - 1;
   while (p >= 0 && isWs(text.charCodeAt(p))) p--;
   if (text.charCodeAt(p) !== 58) return null; // :
@@ -126,12 +136,8 @@ function memberKeyAt(text: string, at: number): { key: string; open: number; flo
   if (open < 0) return null;
   const key = text.slice(open + 1, p);
   if (key.includes("\\")) return undefined;
-  let float = false;
-  for (let e = s; isNumberChar(text.charCodeAt(e)); e++) {
-    const d = text.charCodeAt(e);
-    if (d === 46 || d === 101 || d === 69) float = true;
-  }
-  return { key, open, float };
+  keyOpen = open;
+  return key;
 }
 
 /**
@@ -178,16 +184,17 @@ export function parseRolloutLine(text: string): Row {
 /** The typing step of parseRolloutLine, for a caller that parsed `text` itself (and checked it is an object). */
 export function typeRolloutRow(text: string, row: Row): Row {
   WHOLE_CANDIDATE.lastIndex = 0;
+  // response.usage, looked up once a row and only if a float-spelled member needs it (null: not yet).
+  let usage: Row | undefined | null = null;
   for (let m = WHOLE_CANDIDATE.exec(text); m !== null; m = WHOLE_CANDIDATE.exec(text)) {
-    const at = memberKeyAt(text, m.index);
-    if (at === null) continue;
-    if (at === undefined) return fixByWalk(text, row);
-    const key = at.key;
+    const key = memberKeyAt(text, m.index);
+    if (key === null) continue;
+    if (key === undefined) return fixByWalk(text, row);
     const top = row[key];
-    if (typeof top === "number" && Number.isInteger(top) && Object.hasOwn(row, key) && at.float && depthAt(text, at.open) === 1) row[key] = new PyFloat(top);
-    const usage = objectOrUndefined(objectOrUndefined(row.response)?.usage);
+    if (typeof top === "number" && Number.isInteger(top) && Object.hasOwn(row, key) && depthAt(text, keyOpen) === 1) row[key] = new PyFloat(top);
+    if (usage === null) usage = objectOrUndefined(objectOrUndefined(row.response)?.usage);
     const inUsage = usage?.[key];
-    if (typeof inUsage === "number" && Number.isInteger(inUsage) && Object.hasOwn(usage!, key) && at.float) return fixByWalk(text, row);
+    if (typeof inUsage === "number" && Number.isInteger(inUsage) && Object.hasOwn(usage!, key)) return fixByWalk(text, row);
   }
   return row;
 }
