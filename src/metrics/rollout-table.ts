@@ -76,18 +76,29 @@ function usageOf(row: Row): Row {
   return NO_USAGE;
 }
 
+/** A finished table as plain data (see `RolloutTable.state`). */
+export interface TableState {
+  rows: number;
+  task: Float64Array<ArrayBuffer>;
+  rollout: Float64Array<ArrayBuffer>;
+  shapeOf: Int32Array<ArrayBuffer>;
+  columns: string[];
+  shapes: Shape[];
+  data: Float64Array<ArrayBuffer>[];
+}
+
 /** Appends rollout rows; `add` returns the row number (read order). */
 export class RolloutTable {
   rows = 0;
   /** The values rows sort and group by (`vr.get(key, 0)` as a number). */
-  task = new Float64Array(1024);
-  rollout = new Float64Array(1024);
-  shapeOf = new Int32Array(1024);
+  task: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  rollout: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  shapeOf: Int32Array<ArrayBuffer> = new Int32Array(1024);
   readonly columns: string[] = [];
   readonly shapes: Shape[] = [];
   readonly odd = new Map<number, OddRow>();
   private readonly columnIndex = new Map<string, number>();
-  private data: Float64Array[] = [];
+  private data: Float64Array<ArrayBuffer>[] = [];
   private capacity = 1024;
   private readonly strip: Set<string>;
   private readonly shapeIds = new Map<string, number>();
@@ -130,6 +141,39 @@ export class RolloutTable {
     } finally {
       spool.dispose();
     }
+  }
+
+  /**
+   * The finished table as plain data (typed arrays, shapes), to post to another thread: `transfer` lists
+   * the buffers that can move instead of being copied. Tables with odd rows keep PyFloat objects, which do
+   * not survive the copy: the caller keeps those on its own thread.
+   */
+  state(): { state: TableState; transfer: ArrayBuffer[] } {
+    if (this.spool || this.odd.size > 0) throw new Error("RolloutTable.state(): table not finished, or odd rows");
+    const state: TableState = { rows: this.rows, task: this.task, rollout: this.rollout, shapeOf: this.shapeOf, columns: this.columns, shapes: this.shapes, data: this.data };
+    const buffers = new Set<ArrayBuffer>([this.shapeOf.buffer, ...this.data.map((d) => d.buffer)]);
+    return { state, transfer: [...buffers] };
+  }
+
+  /** A table rebuilt from `state()` (for reading: statistics and group rows). */
+  static fromState(state: TableState, options: RolloutTableOptions = {}): RolloutTable {
+    const table = new RolloutTable({ strip: options.strip });
+    table.rows = state.rows;
+    table.task = state.task;
+    table.rollout = state.rollout;
+    table.shapeOf = state.shapeOf;
+    table.columns.push(...state.columns);
+    table.shapes.push(...state.shapes);
+    state.columns.forEach((c, i) => table.columnIndex.set(c, i));
+    table.data = state.data;
+    table.capacity = state.task.length;
+    return table;
+  }
+
+  /** Takes back the buffers `state()` moved away (another thread could not use them). */
+  restore(state: TableState): void {
+    this.shapeOf = state.shapeOf;
+    this.data = state.data;
   }
 
   /** Drops a spool left behind by a failed parse. */

@@ -13,8 +13,9 @@ import { ROLLOUT_INDEX, stripForAggregate, STRIPPED_FOR_AGGREGATE, TASK_INDEX } 
 import { TableView } from "../metrics/table-view.ts";
 import { expandInputGlobs, scanLineBatches, spillStdin } from "./_aggregate-shards.ts";
 import { siblingPath, FileWriter } from "./_aggregate-files.ts";
-import { ByteWriter, type MergeJob, readRuns } from "./_aggregate-copy.ts";
-import { MergeCopy } from "./_aggregate-merge.ts";
+import { ByteWriter, copyMerged, type MergeJob, readRuns } from "./_aggregate-copy.ts";
+import { SecondCore } from "./_aggregate-second-core.ts";
+import { type AgentOutput, baselineMetrics, writeMetricsFile } from "./_aggregate-metrics.ts";
 import { sortedOrder } from "./_aggregate-order.ts";
 import { collectGarbage } from "../runtime/gc.ts";
 import { hashHere, hashInWorker } from "./_aggregate-hash.ts";
@@ -164,17 +165,23 @@ function invalidJson(source: string, line: number, error: unknown): GymError {
 }
 
 async function aggregateFiles(files: string[], shown: string[], sidecars: string[], onlyShardIsOutput: boolean, options: AggregateStageOptions): Promise<AggregateReport> {
-  // Started before the parse so its start-up is hidden; it copies while the metrics are computed.
-  const merge = options.mergeShards !== false ? new MergeCopy() : null;
+  // Started before the parse so its start-up is hidden; it takes a job after the parse. Server hooks keep
+  // the single-thread order (merged file first), their time being the servers'.
+  const second = options.aggregateHook ? null : new SecondCore();
   try {
-    return await aggregateScanned(await scanShards(files, shown, options), files, shown, sidecars, onlyShardIsOutput, merge, options);
+    return await aggregateScanned(await scanShards(files, shown, options), files, shown, sidecars, onlyShardIsOutput, second, options);
   } catch (error) {
-    await merge?.abandon();
+    await second?.abandon();
     throw error;
+  } finally {
+    second?.stop();
   }
 }
 
-async function aggregateScanned(scan: Scan, files: string[], shown: string[], sidecars: string[], onlyShardIsOutput: boolean, merge: MergeCopy | null, options: AggregateStageOptions): Promise<AggregateReport> {
+/** Rows from which the metrics file is always written on the second core. */
+const OFFLOAD_ROWS = 2000;
+
+async function aggregateScanned(scan: Scan, files: string[], shown: string[], sidecars: string[], onlyShardIsOutput: boolean, second: SecondCore | null, options: AggregateStageOptions): Promise<AggregateReport> {
   const { table, index } = scan;
   const order = sortedOrder(table.task, table.rollout, table.rows);
   checkDuplicates(order, scan, shown);
@@ -188,31 +195,57 @@ async function aggregateScanned(scan: Scan, files: string[], shown: string[], si
     sources: siblingPath(options.output, "_sources", ".json"),
     computedBy: options.aggregateHook ? "servers" : "gym-baseline",
   };
-  if (merge) {
-    merge.start(mergeJob(options.output, files, scan, order));
-    report.mergedRollouts = options.output;
-  }
+  const merge = options.mergeShards !== false ? mergeJob(options.output, files, scan, order) : null;
   const byAgent = rowsByAgent(order, index.agent, scan.agents.names.length);
-  const emitted: AgentOutput[] = [];
-  for (const [a, rows] of byAgent) {
-    const agent = scan.agents.names[a]!;
-    if (options.aggregateHook) emitted.push({ agent, metrics: await options.aggregateHook(agent, Array.from(rows, (r) => scan.hooked![r]!)) });
-    else emitted.push(baselineMetrics(agent, table, rows, options));
+  const metricsTarget = siblingPath(options.output, "_aggregate_metrics", ".json");
+  report.agents = [...byAgent.keys()].map((a) => scan.agents.names[a]!);
+  let metricsFile: ByteWriter | string | null = null;
+  let mergePosted = false;
+  // Big enough inputs wait for the worker to be up (it nearly always is by then); small ones do not.
+  const offload = second !== null && byAgent.size > 0 && table.odd.size === 0 && (second.running || (table.rows >= OFFLOAD_ROWS && (await second.whenLoaded())));
+  if (offload) {
+    // The metrics file (the longer job) on the second core, the merged copy here.
+    const { state, transfer } = table.state();
+    const agents = [...byAgent].map(([a, rows]) => ({ agent: scan.agents.names[a]!, rows }));
+    second!.post({ metrics: { target: metricsTarget, table: state, strip: STRIPPED_FOR_AGGREGATE, agents, repeatLevel: options.repeatLevel } }, transfer);
+    if (merge) copyMerged(merge).commit();
+    const reply = await second!.reply();
+    for (const warning of reply.warnings ?? []) options.log?.(warning);
+    if (reply.tmp) metricsFile = reply.tmp;
+    else {
+      if (!reply.table) throw new Error(`aggregate metrics worker failed: ${reply.error}`);
+      table.restore(reply.table);
+    }
+  } else if (merge) {
+    if (second?.usable) (second.post({ merge }), (mergePosted = true));
+    else copyMerged(merge).commit();
   }
-  // The metrics file is written beside the copy and put in place after it, in the reference's order.
-  const metricsFile = emitted.length > 0 ? writeMetricsFile(siblingPath(options.output, "_aggregate_metrics", ".json"), emitted, table) : null;
+  if (metricsFile === null && byAgent.size > 0) {
+    const emitted: AgentOutput[] = [];
+    for (const [a, rows] of byAgent) {
+      const agent = scan.agents.names[a]!;
+      if (options.aggregateHook) emitted.push({ agent, metrics: await options.aggregateHook(agent, Array.from(rows, (r) => scan.hooked![r]!)) });
+      else emitted.push(baselineMetrics(agent, table, rows, options));
+    }
+    metricsFile = writeMetricsFile(metricsTarget, emitted, table);
+  }
   try {
-    await merge?.done();
+    if (merge && mergePosted) {
+      const reply = await second!.reply();
+      if (reply.tmp) ByteWriter.place(reply.tmp, merge.target);
+      else copyMerged(merge).commit();
+    }
     writeSources(report.sources, options.output, onlyShardIsOutput ? [] : scan.sources);
   } catch (error) {
-    metricsFile?.abort();
+    if (metricsFile instanceof ByteWriter) metricsFile.abort();
+    else if (metricsFile) fs.rmSync(metricsFile, { force: true });
     throw error;
   }
-  if (metricsFile) {
-    metricsFile.commit();
-    report.aggregateMetrics = metricsFile.target;
-  } else options.log?.("No rollout rows with an agent_ref.name: no aggregate metrics written");
-  report.agents = emitted.map((e) => e.agent);
+  if (merge) report.mergedRollouts = options.output;
+  if (metricsFile instanceof ByteWriter) metricsFile.commit();
+  else if (metricsFile) ByteWriter.place(metricsFile, metricsTarget);
+  if (metricsFile) report.aggregateMetrics = metricsTarget;
+  else options.log?.("No rollout rows with an agent_ref.name: no aggregate metrics written");
   if (scan.health) {
     try {
       collectGarbage();
@@ -271,75 +304,6 @@ function checkDuplicates(order: Int32Array, scan: Scan, shown: string[]): void {
       }
     }
     i = j;
-  }
-}
-
-interface AgentOutput {
-  agent: string;
-  metrics: AggregateMetrics;
-  /** Baseline path: the agent's rows (sorted) and frame, for its group rows. */
-  rows?: Int32Array;
-  view?: TableView;
-}
-
-/** NeMo Gym's baseline `/aggregate_metrics` for one agent (group rows are written later, streamed). */
-function baselineMetrics(agent: string, table: RolloutTable, rows: Int32Array, options: AggregateStageOptions): AgentOutput {
-  const view = new TableView(table, rows);
-  let agentMetrics = view.describeRow(rows);
-  const repeats =
-    options.repeatLevel === false
-      ? undefined
-      : repeatLevelMetrics({ table: view.asColumns(), rows, taskOf: (i) => table.task[i]!, rolloutOf: (i) => table.rollout[i]! }, (m) => options.log?.(`Warning (${agent}): ${m}`));
-  if (repeats) agentMetrics = { ...agentMetrics, ...acrossRepeatMetrics(repeats) };
-  const keyMetrics = Object.fromEntries(Object.entries(agentMetrics).filter(([k]) => k.startsWith("mean/")));
-  const metrics: AggregateMetrics = { agent_metrics: agentMetrics, key_metrics: keyMetrics, group_level_metrics: [] };
-  if (repeats) metrics.repeat_level_metrics = repeats;
-  return { agent, metrics, rows, view };
-}
-
-const GROUPS = "\u0000groups\u0000";
-const GROUPS_JSON = JSON.stringify(GROUPS);
-
-/** Writes the metrics file (orjson indent 2, no final newline), streaming group rows one task at a time; the caller commits it. */
-function writeMetricsFile(target: string, entries: AgentOutput[], table: RolloutTable): ByteWriter {
-  const file = new ByteWriter(target);
-  const out = file.out;
-  const layout = new Layout(2, 6);
-  // NeMo Gym's aggregate path synthesizes its input rows, hence the placeholder sample and full counts.
-  const sample = utf8(layout.value({ agent_ref: { name: "agent" } }, 1));
-  const groupBreak = utf8(layout.nl(0));
-  const comma = utf8(",");
-  try {
-    out.text("[");
-    for (let e = 0; e < entries.length; e++) {
-      const { agent, metrics, rows, view } = entries[e]!;
-      const entry = { agent_ref: { name: agent }, ...metrics, group_level_metrics: rows ? [GROUPS] : metrics.group_level_metrics };
-      const body = stringifyPython([entry], { indent: 2 }).slice(2, -2);
-      out.text(`${e > 0 ? "," : ""}\n`);
-      if (!rows || !view) {
-        out.text(body);
-        continue;
-      }
-      const at = body.indexOf(GROUPS_JSON);
-      out.text(body.slice(0, at).trimEnd());
-      const groups = new GroupWriter(table, view, layout);
-      const task = table.task;
-      for (let start = 0, t = 0; start < rows.length; t++) {
-        let end = start + 1;
-        while (end < rows.length && task[rows[end]!] === task[rows[start]!]) end++;
-        if (t > 0) out.bytes(comma);
-        out.bytes(groupBreak);
-        groups.write(out, rows, start, end, sample, end - start);
-        start = end;
-      }
-      out.text(body.slice(at + GROUPS_JSON.length));
-    }
-    out.text("\n]");
-    out.drain();
-    return file;
-  } catch (error) {
-    file.abort();
-    throw error;
   }
 }
 
