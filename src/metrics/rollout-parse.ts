@@ -183,21 +183,76 @@ export function parseRolloutLine(text: string): Row {
 
 /** The typing step of parseRolloutLine, for a caller that parsed `text` itself (and checked it is an object). */
 export function typeRolloutRow(text: string, row: Row): Row {
-  WHOLE_CANDIDATE.lastIndex = 0;
-  // response.usage, looked up once a row and only if a float-spelled member needs it (null: not yet).
-  let usage: Row | undefined | null = null;
-  for (let m = WHOLE_CANDIDATE.exec(text); m !== null; m = WHOLE_CANDIDATE.exec(text)) {
-    const key = memberKeyAt(text, m.index);
-    if (key === null) continue;
-    if (key === undefined) return fixByWalk(text, row);
-    const top = row[key];
-    if (typeof top === "number" && Number.isInteger(top) && Object.hasOwn(row, key) && depthAt(text, keyOpen) === 1) row[key] = new PyFloat(top);
-    if (usage === null) usage = objectOrUndefined(objectOrUndefined(row.response)?.usage);
-    const inUsage = usage?.[key];
-    if (typeof inUsage === "number" && Number.isInteger(inUsage) && Object.hasOwn(usage!, key)) return fixByWalk(text, row);
-  }
-  return row;
+  const hints = oneLine;
+  hints.keys.length = hints.flags.length = 0;
+  hints.starts.length = 1;
+  hints.add(text);
+  return hints.apply(text, row, 0);
 }
+
+/** Hints of one line at a time, for typeRolloutRow. */
+let oneLine: TypingHints;
+
+/** A hint's flags: the member is a top-level one; or the row needs the exact token walk. */
+const TOP = 1;
+const WALK = 2;
+
+/**
+ * typeRolloutRow in two halves, so the text half can run on another thread: `add(text)` notes a line's
+ * float-spelled member tokens (key, top-level or not); `apply` then types the parsed row from them.
+ * Hints of many lines sit in three flat lists (keys, flags, where each line's hints start).
+ */
+export class TypingHints {
+  keys: string[] = [];
+  flags: number[] = [];
+  /** starts[i]: index of line i's first hint; one more entry than lines. */
+  starts: number[] = [0];
+
+  /** Hints noted on another thread (keys, flags and starts as `add` left them). */
+  static from(keys: string[], flags: ArrayLike<number>, starts: ArrayLike<number>): TypingHints {
+    const hints = new TypingHints();
+    hints.keys = keys;
+    hints.flags = flags as number[];
+    hints.starts = starts as number[];
+    return hints;
+  }
+
+  /** Notes the hints of the next line. */
+  add(text: string): void {
+    WHOLE_CANDIDATE.lastIndex = 0;
+    for (let m = WHOLE_CANDIDATE.exec(text); m !== null; m = WHOLE_CANDIDATE.exec(text)) {
+      const key = memberKeyAt(text, m.index);
+      if (key === null) continue;
+      if (key === undefined) {
+        this.keys.push("");
+        this.flags.push(WALK);
+        break;
+      }
+      this.keys.push(key);
+      this.flags.push(depthAt(text, keyOpen) === 1 ? TOP : 0);
+    }
+    this.starts.push(this.keys.length);
+  }
+
+  /** Types `row` (JSON.parse of `text`, line `line` of the hints) from its hints. */
+  apply(text: string, row: Row, line: number): Row {
+    const end = this.starts[line + 1]!;
+    // response.usage, looked up once a row and only if a float-spelled member needs it (null: not yet).
+    let usage: Row | undefined | null = null;
+    for (let h = this.starts[line]!; h < end; h++) {
+      const flags = this.flags[h]!;
+      if (flags & WALK) return fixByWalk(text, row);
+      const key = this.keys[h]!;
+      const top = row[key];
+      if (flags & TOP && typeof top === "number" && Number.isInteger(top) && Object.hasOwn(row, key)) row[key] = new PyFloat(top);
+      if (usage === null) usage = objectOrUndefined(objectOrUndefined(row.response)?.usage);
+      const inUsage = usage?.[key];
+      if (typeof inUsage === "number" && Number.isInteger(inUsage) && Object.hasOwn(usage!, key)) return fixByWalk(text, row);
+    }
+    return row;
+  }
+}
+oneLine = new TypingHints();
 
 /** The exact token walk alone (reference for tests and the fallback of `parseRolloutLine`). */
 export function parseRolloutLineByWalk(text: string): Row {

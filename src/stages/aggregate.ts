@@ -11,7 +11,8 @@ import { typeRolloutRow } from "../metrics/rollout-parse.ts";
 import { RolloutTable } from "../metrics/rollout-table.ts";
 import { ROLLOUT_INDEX, stripForAggregate, STRIPPED_FOR_AGGREGATE, TASK_INDEX } from "../metrics/records.ts";
 import { TableView } from "../metrics/table-view.ts";
-import { expandInputGlobs, scanLineBatches, spillStdin } from "./_aggregate-shards.ts";
+import { expandInputGlobs, spillStdin } from "./_aggregate-shards.ts";
+import { LineWorker } from "./_aggregate-lines.ts";
 import { siblingPath, FileWriter } from "./_aggregate-files.ts";
 import { ByteWriter, copyMerged, type MergeJob, readRuns } from "./_aggregate-copy.ts";
 import { SecondCore } from "./_aggregate-second-core.ts";
@@ -99,31 +100,35 @@ interface Scan {
 
 async function scanShards(files: string[], shown: string[], options: AggregateStageOptions): Promise<Scan> {
   const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE, spool: true }), index: new RowIndex({ bytes: true, agent: true, spool: true }), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null, health: options.healthCheck && options.mergeShards !== false ? new AggregateHealth(options.output) : null };
-  const hashing = hashInWorker(files);
+  const lines = new LineWorker();
+  // The lines worker hashes what it reads; without it a worker of its own hashes beside the parse.
+  const hashing = lines.usable ? null : hashInWorker(files);
   try {
-    await scanInto(scan, files, shown, options);
-    const digests = await hashing.digests;
-    for (let s = 0; s < files.length; s++) scan.sources[s]!.sha256 = digests?.[s] ?? (await hashHere(files[s]!));
+    await scanInto(scan, files, shown, lines, options);
+    lines.stop();
+    const digests = await hashing?.digests;
+    for (let s = 0; s < files.length; s++) scan.sources[s]!.sha256 = lines.digests.get(files[s]!) ?? digests?.[s] ?? (await hashHere(files[s]!));
     // The parse's garbage goes before the exact-size arrays are loaded beside it.
     collectGarbage();
     scan.table.finish();
     scan.index.finish();
     return scan;
   } catch (error) {
-    hashing.stop();
+    lines.stop();
+    hashing?.stop();
     scan.table.dispose();
     scan.index.dispose();
     throw error;
   }
 }
 
-async function scanInto(scan: Scan, files: string[], shown: string[], options: AggregateStageOptions): Promise<void> {
+async function scanInto(scan: Scan, files: string[], shown: string[], lines: LineWorker, options: AggregateStageOptions): Promise<void> {
   const { table, index, agents } = scan;
   for (let s = 0; s < files.length; s++) {
     let rows = 0;
-    for await (const batch of scanLineBatches(files[s]!)) {
+    for await (const batch of lines.batches(files[s]!)) {
       if (batch.lossy) scan.lossy.add(s);
-      const { texts, offsets, lengths } = batch;
+      const { texts, offsets, lengths, hints } = batch;
       for (let i = 0; i < texts.length; i++) {
         let text = texts[i]!;
         let value: unknown;
@@ -146,7 +151,8 @@ async function scanInto(scan: Scan, files: string[], shown: string[], options: A
         }
         // Checked as parsed, before typeRolloutRow turns whole-valued floats into PyFloat.
         scan.health?.add(table.rows, value as Row);
-        const row = typeRolloutRow(text, value as Row);
+        // Hints were noted on the line as read: a line that lost a BOM is typed here.
+        const row = hints && text === texts[i] ? hints.apply(text, value as Row, i) : typeRolloutRow(text, value as Row);
         const name = (row.agent_ref as Row | undefined)?.name;
         const agent = typeof name === "string" && name !== "" ? agents.id(name) : -1;
         const r = table.add(row);
