@@ -44,8 +44,8 @@ export class LineWorker {
   private worker: Worker | null = null;
   private queue: Message[] = [];
   private waiting: ((message: Message) => void) | null = null;
-  /** Batches taken so far, shared with the worker (which stays a few batches ahead). */
-  private readonly taken = new Int32Array(new SharedArrayBuffer(4));
+  /** [batches taken so far, whether the worker waits]: shared with the worker (which stays a few batches ahead). */
+  private readonly taken = new Int32Array(new SharedArrayBuffer(8));
   /** The sha256 of each file the worker read whole. */
   readonly digests = new Map<string, string>();
 
@@ -92,7 +92,7 @@ export class LineWorker {
         return yield* onThisThread(file, taken);
       }
       Atomics.add(this.taken, 0, 1);
-      Atomics.notify(this.taken, 0);
+      if (Atomics.load(this.taken, 1) === 1) Atomics.notify(this.taken, 0);
       const { text, ends } = m as Required<Message>;
       const texts = new Array<string>(ends.length);
       for (let i = 0, at = 0; i < ends.length; i++) texts[i] = text.slice(at, (at = ends[i]!));

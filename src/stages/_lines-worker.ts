@@ -20,7 +20,12 @@ let sent = 0;
 async function send(file: string, taken: Int32Array): Promise<string> {
   const hash = createHash("sha256");
   for await (const batch of scanLineBatches(file, hash)) {
-    for (let seen = Atomics.load(taken, 0); sent - seen >= AHEAD; seen = Atomics.load(taken, 0)) Atomics.wait(taken, 0, seen, 50);
+    for (let seen = Atomics.load(taken, 0); sent - seen >= AHEAD; seen = Atomics.load(taken, 0)) {
+      // Slot 1 says a wait is on, so the main thread wakes this one only when it sleeps.
+      Atomics.store(taken, 1, 1);
+      if (Atomics.load(taken, 0) === seen) Atomics.wait(taken, 0, seen, 50);
+      Atomics.store(taken, 1, 0);
+    }
     sent++;
     const hints = new TypingHints();
     const n = batch.texts.length;
