@@ -33,7 +33,7 @@ export async function postUpstream<T = Record<string, unknown>>(url: string, bod
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   const payload = JSON.stringify(body);
-  const path = new URL(url).pathname;
+  const path = urlPath(url);
   for (let attempt = 0; ; attempt++) {
     let status: number | undefined;
     let text = "";
@@ -73,6 +73,19 @@ export async function postUpstream<T = Record<string, unknown>>(url: string, bod
     options.onRetry?.({ attempt: attempt + 1, status, delayMs });
     await sleep(delayMs);
   }
+}
+
+// A model server calls one upstream URL over and over: its path (for error reports) is parsed once.
+let lastUrl: string | undefined;
+let lastPath = "";
+
+/** `new URL(url).pathname` (throwing as it does for an invalid URL), remembered for the last URL. */
+function urlPath(url: string): string {
+  if (url !== lastUrl) {
+    lastPath = new URL(url).pathname;
+    lastUrl = url;
+  }
+  return lastPath;
 }
 
 /** Full-jitter exponential backoff, but never shorter than the server's Retry-After (capped at `maxMs`). */
