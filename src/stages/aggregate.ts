@@ -215,6 +215,8 @@ async function aggregateScanned(scan: Scan, files: string[], shown: string[], si
     const agents = [...byAgent].map(([a, rows]) => ({ agent: scan.agents.names[a]!, rows }));
     second!.post({ metrics: { target: metricsTarget, table: state, strip: STRIPPED_FOR_AGGREGATE, agents, repeatLevel: options.repeatLevel } }, transfer);
     if (merge) copyMerged(merge).commit();
+    // The health pass too, while the worker finishes the metrics file (it reads only task and rollout).
+    if (scan.health) report.health = await writeHealth(scan.health, order, table);
     const reply = await second!.reply();
     for (const warning of reply.warnings ?? []) options.log?.(warning);
     if (reply.tmp) metricsFile = reply.tmp;
@@ -252,15 +254,18 @@ async function aggregateScanned(scan: Scan, files: string[], shown: string[], si
   else if (metricsFile) ByteWriter.place(metricsFile, metricsTarget);
   if (metricsFile) report.aggregateMetrics = metricsTarget;
   else options.log?.("No rollout rows with an agent_ref.name: no aggregate metrics written");
-  if (scan.health) {
-    try {
-      collectGarbage();
-      report.health = await scan.health.write(order, table);
-    } catch (error) {
-      report.health = { error: (error as Error).message };
-    }
-  }
+  if (scan.health && !report.health) report.health = await writeHealth(scan.health, order, table);
   return report;
+}
+
+/** The health verdicts and summary of the merged rows, or why they could not be written. */
+async function writeHealth(health: AggregateHealth, order: Int32Array, table: RolloutTable): Promise<QualitySummary | { error: string }> {
+  try {
+    collectGarbage();
+    return await health.write(order, table);
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
 }
 
 /** The merged file's copy job: rows in (task, rollout) order, each exactly its input bytes. */
