@@ -50,6 +50,9 @@ function generate(): { rows: number; tasks: number; bytes: number } {
     bytes += fs.writeSync(out, block);
     fs.writeSync(inp, inBlock);
   }
+  // On disk before timing: otherwise the kernel writes the fresh GB back while the tools run (seconds of noise).
+  fs.fsyncSync(out);
+  fs.fsyncSync(inp);
   fs.closeSync(out);
   fs.closeSync(inp);
   return { rows: tasks * repeats, tasks, bytes };
