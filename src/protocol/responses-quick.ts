@@ -22,7 +22,8 @@ const SUMMARIES = new Set(["auto", "concise", "detailed"]);
 const TIERS = new Set(["auto", "default", "flex", "scale", "priority"]);
 const TRUNCATIONS = new Set(["auto", "disabled"]);
 const TOOL_CHOICES = new Set(["none", "auto", "required"]);
-const OTHER_TOOLS = new Set([
+/** Built-in (non-function) tool types Gym accepts and passes through (the schema in responses.ts uses this list). */
+export const OTHER_TOOL_TYPES = [
   "file_search",
   "web_search",
   "web_search_preview",
@@ -34,7 +35,8 @@ const OTHER_TOOLS = new Set([
   "image_generation",
   "local_shell",
   "custom",
-]);
+] as const;
+const OTHER_TOOLS = new Set<string>(OTHER_TOOL_TYPES);
 /** Item types Gym accepts and passes through without checking their inner shape. */
 export const PASS_THROUGH_ITEM_TYPES = [
   "mcp_call",

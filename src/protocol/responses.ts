@@ -1,7 +1,7 @@
 /** The Responses API subset NeMo Gym speaks (protocol.md §3): valibot schemas, TS types and the strict request check. */
 import * as v from "valibot";
 import { fastApiIssues, type FastApiErrorBody } from "./fastapi-errors.ts";
-import { PASS_THROUGH_ITEM_TYPES, quickCreateParams, quickResponse } from "./responses-quick.ts";
+import { OTHER_TOOL_TYPES, PASS_THROUGH_ITEM_TYPES, quickCreateParams, quickResponse } from "./responses-quick.ts";
 
 export { PASS_THROUGH_ITEM_TYPES };
 
@@ -89,19 +89,7 @@ const FunctionToolSchema = v.looseObject({
   description: nullableString,
 });
 const OtherToolSchema = v.looseObject({
-  type: v.picklist([
-    "file_search",
-    "web_search",
-    "web_search_preview",
-    "web_search_preview_2025_03_11",
-    "web_search_2025_08_26",
-    "computer_use_preview",
-    "mcp",
-    "code_interpreter",
-    "image_generation",
-    "local_shell",
-    "custom",
-  ]),
+  type: v.picklist(OTHER_TOOL_TYPES),
 });
 
 /** Strict `responses_create_params` (unknown keys forbidden, metadata values strings; §3.1). */
