@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ByteText } from "../metrics/byte-text.ts";
 import { fileError } from "../runtime/files.ts";
+import { openTempBeside } from "./_aggregate-files.ts";
 import { LineReader } from "./_aggregate-shards.ts";
 
 const NEWLINE = new Uint8Array([10]);
@@ -19,14 +20,7 @@ export class ByteWriter {
   readonly out: ByteText;
 
   constructor(readonly target: string) {
-    const dir = path.dirname(path.resolve(target));
-    try {
-      fs.mkdirSync(dir, { recursive: true });
-      this.tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-      this.fd = fs.openSync(this.tmp, "w");
-    } catch (error) {
-      throw fileError(target, error);
-    }
+    ({ tmp: this.tmp, fd: this.fd } = openTempBeside(target));
     this.out = new ByteText((bytes) => {
       let done = 0;
       while (done < bytes.length) done += fs.writeSync(this.fd, bytes, done, bytes.length - done);

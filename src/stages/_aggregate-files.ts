@@ -9,6 +9,18 @@ export function siblingPath(file: string, suffix: string, extension: string): st
   return path.join(parsed.dir, `${parsed.name}${suffix}${extension}`);
 }
 
+/** Creates (with its folder) a uniquely named temporary file beside `target`, for an atomic replace by rename. */
+export function openTempBeside(target: string): { tmp: string; fd: number } {
+  const dir = path.dirname(path.resolve(target));
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+    return { tmp, fd: fs.openSync(tmp, "w") };
+  } catch (error) {
+    throw fileError(target, error);
+  }
+}
+
 /** Writes text through a 1 MB buffer into a temporary file that `commit()` renames over the target. */
 export class FileWriter {
   private fd: number;
@@ -17,14 +29,7 @@ export class FileWriter {
   private size = 0;
 
   constructor(readonly target: string) {
-    const dir = path.dirname(path.resolve(target));
-    try {
-      fs.mkdirSync(dir, { recursive: true });
-      this.tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-      this.fd = fs.openSync(this.tmp, "w");
-    } catch (error) {
-      throw fileError(target, error);
-    }
+    ({ tmp: this.tmp, fd: this.fd } = openTempBeside(target));
   }
 
   write(text: string): void {

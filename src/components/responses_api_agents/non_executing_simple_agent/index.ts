@@ -5,17 +5,13 @@ import { dumpResponse } from "../../../protocol/responses-dump.ts";
 import { buildVerifyRequest, checkRunRequest, dumpRunRow, orderRunResult, verifyResponseProblems } from "../../../protocol/run.ts";
 import type { Cookies } from "../../../servers/cookies.ts";
 import { createGymApp, forwardJson, validationFailure } from "../../../servers/gym-app.ts";
-import { jsonRoute, routeJson, type RouteRequest } from "../../../servers/routes.ts";
+import { jsonRoute, routeJson } from "../../../servers/routes.ts";
 import type { ServerFactory } from "../../../servers/registry.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
 import type { SimpleAgentConfig } from "../simple_agent/index.ts";
 
 /** The same settings as simple_agent, minus the tool loop (`max_steps` has nothing to bound). */
 export type NonExecutingSimpleAgentConfig = Omit<SimpleAgentConfig, "max_steps">;
-
-function forwardCookies(request: RouteRequest, ...jars: Cookies[]): void {
-  for (const jar of jars) for (const name in jar) request.setCookie(name, jar[name]!);
-}
 
 const factory: ServerFactory = (block, context) => {
   const config = block as unknown as NonExecutingSimpleAgentConfig;
@@ -32,7 +28,8 @@ const factory: ServerFactory = (block, context) => {
     const { body, cookies } = await callRateLimited<Response>(model, "/v1/responses", { ...params, input }, { cookies: {}, readOnlyAnswer: true });
     if (responseProblems(body).length) throw new Error(`Received an invalid response from model server: ${JSON.stringify(body)}`);
     // The resources server's session cookies come in with the call and go back out for /verify.
-    forwardCookies(request, request.cookies(), cookies);
+    request.forwardCookies(request.cookies());
+    request.forwardCookies(cookies);
     return { json: dumpResponse(body as unknown as JsonObject) };
   });
 
