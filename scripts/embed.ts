@@ -1,4 +1,4 @@
-/** Writes src/components/_embedded.ts: every built-in config and data file, so the compiled binary carries them. */
+/** Writes src/config/_embedded.ts (from the files under src/components/): every built-in config and data file, so the compiled binary carries them. */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
@@ -44,5 +44,5 @@ const text = [
   "};",
   "",
 ].join("\n");
-writeFileSync(join(root, "_embedded.ts"), text);
+writeFileSync(join(import.meta.dir, "..", "src", "config", "_embedded.ts"), text);
 console.error(`embedded ${files.length} files from src/components`);

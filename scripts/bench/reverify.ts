@@ -10,8 +10,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ServerRegistry } from "../../src/servers/registry.ts";
-import { replicateCase, reverifyCases } from "../../src/stages/_reverify-fixtures.ts";
-import { reverify } from "../../src/stages/reverify.ts";
+import { replicateCase, reverifyCases } from "../../src/stages/reverify/fixtures.ts";
+import { reverify } from "../../src/stages/reverify/index.ts";
 
 const rows = Number(process.env.GYM_BENCH_ROWS ?? process.argv[2] ?? 100_000);
 const concurrency = Number(process.env.GYM_BENCH_CONCURRENCY ?? 64);

@@ -1,7 +1,7 @@
 /** What discovery reads from one root: file lists, file text, and the path shown for a file (absolute, or `<built-in>/…`). */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { builtinDir, readBuiltinFile } from "../components/_files.ts";
+import { builtinDir, readBuiltinFile } from "../config/builtin-files.ts";
 import { BUILTIN_PREFIX, listDirsUnder, listFilesUnder, type Root, type RootOptions } from "../config/roots.ts";
 import { parseYamlMapping } from "../config/yaml.ts";
 import type { ConfigMap } from "../config/_tree.ts";

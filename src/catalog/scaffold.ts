@@ -1,7 +1,7 @@
 /** `gym env init`: write a resources server or a manifest-backed environment/benchmark into the cwd, never overwriting a different file. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { builtinDir } from "../components/_files.ts";
+import { builtinDir } from "../config/builtin-files.ts";
 import { GymError } from "../errors.ts";
 import { resourcesServerFiles, workloadFiles, type WorkloadOptions } from "./scaffold-templates.ts";
 import { PROFILES } from "./manifest.ts";

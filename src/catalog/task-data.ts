@@ -1,7 +1,7 @@
 /** Finds a resources server's `task_data.ts` (its valibot `taskData` schema) under the roots, user roots first. */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { builtinDir } from "../components/_files.ts";
+import { builtinDir } from "../config/builtin-files.ts";
 import { componentRoots } from "../config/roots.ts";
 import { importUserModule } from "../servers/user-catalog.ts";
 

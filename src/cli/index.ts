@@ -37,7 +37,7 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
     commands: {
       prepare: { description: "Prepare a benchmark's data (run its prepare step) and write it to disk", load: () => import("./eval/prepare.ts") },
       plan: { description: "Write one benchmark's task list (stable ids, row digests) to a plan file", load: () => import("./eval/plan.ts") },
-      run: { description: "Collect rollouts: dispatch a dataset to agents, verify, write rollouts and metrics", load: () => import("./eval/run.ts") },
+      run: { description: "Collect rollouts: dispatch a dataset to agents, verify, write rollouts and metrics", load: () => import("./eval/run/index.ts") },
       aggregate: { description: "Merge sharded rollout results and recompute aggregate metrics", load: () => import("./eval/aggregate.ts") },
       reverify: { description: "Recompute rewards from stored rollouts through /verify (no model inference)", load: () => import("./eval/reverify.ts") },
       profile: { description: "Compute a reward profile from collected rollouts", load: () => import("./eval/profile.ts") },

@@ -2,7 +2,7 @@
  * The config system: NeMo Gym's Hydra/OmegaConf-style composition of YAML files, env.yaml and overrides.
  *
  * ```ts
- * import { resolveConfig, toYaml, maskSecrets, selectorPath, componentRoots } from "../config/index.ts";
+ * import { resolveConfig, toYaml, maskSecrets, selectorPath, componentRoots } from "./index.ts";
  *
  * const config = await resolveConfig({
  *   configPaths: ["resources_servers/mcqa/configs/mcqa.yaml"],   // --config / selectors, in order

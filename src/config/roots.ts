@@ -1,7 +1,7 @@
 /** Component roots (NEMO_GYM_EXTRA_ROOTS, --search-dir, cwd, the built-ins) and how relative read paths resolve against them. */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
-import { listBuiltinFiles, readBuiltinFile } from "../components/_files.ts";
+import { listBuiltinFiles, readBuiltinFile } from "./builtin-files.ts";
 
 /** How the built-in root is shown in messages and in `config_paths`. */
 export const BUILTIN_PREFIX = "<built-in>/";

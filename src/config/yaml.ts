@@ -1,6 +1,6 @@
 /** YAML in and out, read the way OmegaConf reads it (YAML 1.1 as PyYAML resolves it, no timestamps) and printed block-style. */
 import YAML, { type ParseOptions, type SchemaOptions, type DocumentOptions, type ToJSOptions } from "yaml";
-import { preparsedBuiltinYaml } from "../components/_files.ts";
+import { preparsedBuiltinYaml } from "./builtin-files.ts";
 import { GymError } from "../errors.ts";
 import { isMapping, type ConfigMap, type ConfigValue } from "./_tree.ts";
 

@@ -1,7 +1,7 @@
 /** Finds a dataset file for reading through the component roots (extra roots, cwd, built-ins), as NeMo Gym resolves read paths. */
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { builtinDir, readBuiltinFile } from "../components/_files.ts";
+import { builtinDir, readBuiltinFile } from "../config/builtin-files.ts";
 import { BUILTIN_PREFIX, type Root } from "../config/roots.ts";
 import type { LineSource } from "./measure.ts";
 

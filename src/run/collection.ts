@@ -5,17 +5,17 @@ import { CoalescingAppender, JsonlAppender, toJsonLine } from "../jsonl/write.ts
 import type { ServerDirectory } from "../servers/client.ts";
 import { collect, type CollectEvent, type DispatchRequest } from "../stages/collect.ts";
 import { decideExitCode } from "./exit-code.ts";
-import { LatencyTracker } from "./latency.ts";
-import { acquireRunLock } from "./lock.ts";
+import { LatencyTracker } from "../metrics/latency.ts";
+import { acquireRunLock } from "../outputs/lock.ts";
 import { AttemptJournal, foldReservations, readReservations, writeManifest } from "./manifest.ts";
-import { identityKey, type RunPaths } from "./paths.ts";
+import { identityKey, type RunPaths } from "../outputs/paths.ts";
 import { prepareRun } from "./prepare.ts";
 import { Progress } from "./progress.ts";
 import { rolloutLine } from "./rollout-line.ts";
 import { scoreRun, writeAggregateMetrics } from "./score.ts";
 import type { RunSettings } from "./settings.ts";
 import { StatusWriter } from "./status.ts";
-import { eligibility, loadStore, maxRolloutAttempts, type Outcome } from "./store.ts";
+import { eligibility, loadStore, maxRolloutAttempts, type Outcome } from "../outputs/store.ts";
 
 export interface CollectionOptions {
   paths: RunPaths;

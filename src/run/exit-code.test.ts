@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { decideExitCode } from "./exit-code.ts";
-import type { Outcome } from "./store.ts";
+import type { Outcome } from "../outputs/store.ts";
 
 const ok: Outcome = { kind: "success", attempt: 0 };
 const retryable: Outcome = { kind: "failure", attempt: 0, failureClass: "agent_run_error", terminal: false, countsAsZero: false, savedAnswer: false };

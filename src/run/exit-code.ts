@@ -1,6 +1,6 @@
 /** The exit code of `gym eval run` (collection.md §4.6): 0, 1, 75 (incomplete, retry helps) or 76 (incomplete, it won't). */
 import { EXIT } from "../errors.ts";
-import { eligibility, type Outcome } from "./store.ts";
+import { eligibility, type Outcome } from "../outputs/store.ts";
 
 export interface CompletionInput {
   expected: string[];

@@ -5,10 +5,10 @@ import { GymError } from "../errors.ts";
 import { readRows, type Row } from "../jsonl/read.ts";
 import { toJsonLine } from "../jsonl/write.ts";
 import { readBytes, writeFileAtomic } from "../runtime/files.ts";
-import { canonicalJson, digestBuilder } from "./digest.ts";
+import { canonicalJson, digestBuilder } from "../outputs/digest.ts";
 import { newManifest, readManifest, writeManifest, type RunManifest } from "./manifest.ts";
-import type { RunPaths } from "./paths.ts";
-import { repairTornTail } from "./repair.ts";
+import type { RunPaths } from "../outputs/paths.ts";
+import { repairTornTail } from "../outputs/repair.ts";
 import { changedSettings, configDigest, type RunSettings } from "./settings.ts";
 
 export interface Inventory {

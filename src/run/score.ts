@@ -8,8 +8,8 @@ import { parseRolloutLine } from "../metrics/rollout-parse.ts";
 import { stripForAggregate } from "../metrics/records.ts";
 import { writeFileAtomic } from "../runtime/files.ts";
 import type { ServerClient, ServerDirectory } from "../servers/client.ts";
-import { identityKey } from "./paths.ts";
-import { attemptOf, isEvidenceRow, type Outcome } from "./store.ts";
+import { identityKey } from "../outputs/paths.ts";
+import { attemptOf, isEvidenceRow, type Outcome } from "../outputs/store.ts";
 
 export interface ScoreOptions {
   rolloutsPath: string;

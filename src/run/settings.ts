@@ -1,5 +1,5 @@
 /** A run's settings split into semantic (a change refuses resume) and operational (a change warns), as per-path digests. */
-import { canonicalJson, sha256 } from "./digest.ts";
+import { canonicalJson, sha256 } from "../outputs/digest.ts";
 
 /** Collection keys whose change is operational: resume goes on with a warning and a drift line. */
 export const OPERATIONAL_COLLECTION_KEYS = new Set([

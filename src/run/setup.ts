@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Root } from "../config/index.ts";
 import { GymError } from "../errors.ts";
-import { sha256 } from "./digest.ts";
+import { sha256 } from "../outputs/digest.ts";
 import type { RunSettings } from "./settings.ts";
 import { runSettings } from "./settings.ts";
 

@@ -4,10 +4,10 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newManifest, writeManifest } from "./manifest.ts";
-import { runPaths } from "./paths.ts";
+import { runPaths } from "../outputs/paths.ts";
 import { StatusWriter } from "./status.ts";
 import { exportReceipts, findStatusFiles, readStatusEntry, readStatusTarget, statusJson } from "./status-read.ts";
-import type { Outcome } from "./store.ts";
+import type { Outcome } from "../outputs/store.ts";
 
 const REPO = join(import.meta.dirname, "../..");
 const BATCH_FIXTURE = join(REPO, "fixtures/status/batch-run");

@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { GymError } from "../errors.ts";
-import { runPaths } from "./paths.ts";
+import { runPaths } from "../outputs/paths.ts";
 
 /** The legacy name a manifest-backed (batch) run keeps; every other status file is `<stem>_batch_status.json`. */
 export const BATCH_STATUS_FILE = "batch_status.json";

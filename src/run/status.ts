@@ -1,6 +1,6 @@
 /** `<stem>_batch_status.json`: a run's progress on disk, written atomically at most every 5 s, read by `gym eval status`. */
 import { writeFileAtomic } from "../runtime/files.ts";
-import type { Outcome } from "./store.ts";
+import type { Outcome } from "../outputs/store.ts";
 
 export type AggregationStatus = "deferred" | "pending" | "error" | "complete";
 

@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import { basename } from "node:path";
 import type { CollectionResult } from "./collection.ts";
-import type { RunPaths } from "./paths.ts";
+import type { RunPaths } from "../outputs/paths.ts";
 
 export async function printSummary(result: CollectionResult, paths: RunPaths, toStdout: boolean): Promise<void> {
   const out: string[] = [];
@@ -23,7 +23,7 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
   out.push(result.latency);
   if (fs.existsSync(paths.rollouts) && !toStdout) {
     try {
-      const { healthCheck, healthSummaryLine } = await import("../stages/health-check.ts");
+      const { healthCheck, healthSummaryLine } = await import("../stages/health-check/index.ts");
       out.push(healthSummaryLine(await healthCheck({ runDir: paths.dir, rolloutsFile: basename(paths.rollouts) })));
     } catch (error) {
       out.push(`Rollout health: not checked (${(error as Error).message})`);

@@ -6,7 +6,7 @@ import { ServerRegistry, type RegistryOptions } from "./registry.ts";
  * Builds the registry of a resolved config's servers (built-ins in-process, the rest by URL). The `dummy_model`
  * that model-free commands (aggregate, reverify) put in place of `policy_model` is left out: nothing calls it.
  */
-export async function registryFromConfig(config: ResolvedConfig, options: RegistryOptions = {}): Promise<ServerRegistry> {
+export async function registryFromConfig(config: ResolvedConfig, options: RegistryOptions): Promise<ServerRegistry> {
   const userRoots = config.roots.flatMap((r) => (r.kind === "dir" ? [r.path] : []));
   const instances = config.serverInstances
     .filter((i) => !(i.serverType === "responses_api_models" && i.implementation === "dummy_model"))

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { PyFloat, pyFloat } from "../metrics/pyjson.ts";
 import { isPlainJson, parsedCopy, parsedView } from "./plain-json.ts";
-import { pyJsonText } from "./resources-json.ts";
+import { pyJsonText } from "./resources/json.ts";
 
 /** A small deterministic generator (so a failure repeats). */
 function rng(seed: number): () => number {

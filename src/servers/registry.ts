@@ -26,6 +26,9 @@ export type ServerFactory = (block: Record<string, unknown>, context: ServerFact
 /** Implementation name → lazy module whose default export is the factory. One per server type. */
 export type ServerCatalog = Record<string, () => Promise<{ default: ServerFactory }>>;
 
+/** A catalog per server type. */
+export type ServerCatalogs = Partial<Record<ServerType, ServerCatalog>>;
+
 export interface RegistryOptions {
   /**
    * `in-process` (default): built-ins run in this process, and only instances with an explicit `url` or a
@@ -33,7 +36,10 @@ export interface RegistryOptions {
    * (servers already running, e.g. started by `gym env start` or by Python NeMo Gym).
    */
   connect?: "in-process" | "http";
-  catalogs?: Partial<Record<ServerType, ServerCatalog>>;
+  /** The built-in catalogs (`builtinCatalogs()` of catalog/builtins.ts); user servers under `userRoots` are added to them. */
+  builtins?: ServerCatalogs;
+  /** Exactly these catalogs instead (tests); their routes are all called directly. */
+  catalogs?: ServerCatalogs;
   globalConfig?: Record<string, unknown>;
   /** Default timeout per call, ms (0 = none, as in NeMo Gym). */
   timeoutMs?: number;
@@ -48,16 +54,6 @@ export interface RegistryOptions {
   userRoots?: string[];
 }
 
-/** Loads the built-in catalogs (lazily, so `gym --help` never imports a server). */
-export async function builtinCatalogs(): Promise<Partial<Record<ServerType, ServerCatalog>>> {
-  const [models, agents, resources] = await Promise.all([
-    import("../components/responses_api_models/index.ts").then((m) => m.catalog),
-    import("../components/responses_api_agents/index.ts").then((m) => m.catalog),
-    import("../components/resources_servers/index.ts").then((m) => m.catalog),
-  ]);
-  return { responses_api_models: models, responses_api_agents: agents, resources_servers: resources };
-}
-
 export class ServerRegistry implements ServerDirectory {
   readonly instances: readonly ServerInstance[];
   private readonly clients = new Map<string, ServerClient>();
@@ -70,8 +66,9 @@ export class ServerRegistry implements ServerDirectory {
   /** Builds clients for every instance; built-in apps are created now (their peers are looked up per call). */
   static async create(instances: ServerInstance[], options: RegistryOptions = {}): Promise<ServerRegistry> {
     const registry = new ServerRegistry(instances);
-    const builtins = options.catalogs ? undefined : await builtinCatalogs();
-    const catalogs = options.catalogs ?? withUserCatalogs(builtins!, options.userRoots ?? []);
+    const builtins = options.catalogs ? undefined : options.builtins;
+    if (!options.catalogs && !builtins && options.connect !== "http") throw new Error("ServerRegistry.create needs `builtins` (catalog/builtins.ts) or `catalogs`");
+    const catalogs = options.catalogs ?? withUserCatalogs(builtins ?? {}, options.userRoots ?? []);
     const globalConfig = options.globalConfig ?? {};
     for (const instance of instances) {
       const url = instanceUrl(instance.block);

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { stringify } from "yaml";
+import { builtinCatalogs } from "../catalog/builtins.ts";
 import { launchEnvironment } from "./launch.ts";
 import { serverInstancesOf } from "./instances.ts";
 import { registryFromHeadServer } from "./remote.ts";
@@ -22,7 +23,7 @@ test("a registry built from a head server reaches every instance over HTTP and r
     policy_base_url: "${oc.env:NOT_USED,}",
   };
   // Ports are picked by the OS here, so the served config must carry the real ones, as `env start` writes them.
-  const first = await launchEnvironment({ instances: serverInstancesOf(tree), configYaml: "{}", headServer: { port: 0 } });
+  const first = await launchEnvironment({ instances: serverInstancesOf(tree), configYaml: "{}", headServer: { port: 0 }, registry: { builtins: await builtinCatalogs() } });
   const ports = Object.fromEntries(first.instances.map((i) => [i.process_name, i.port]));
   await first.stop();
   for (const [name, port] of Object.entries(ports)) {
@@ -30,7 +31,7 @@ test("a registry built from a head server reaches every instance over HTTP and r
     const impl = Object.values(Object.values(entry)[0] as object)[0] as { port: number };
     impl.port = Number(port);
   }
-  const env = await launchEnvironment({ instances: serverInstancesOf(tree), configYaml: stringify(tree), headServer: { port: 0 } });
+  const env = await launchEnvironment({ instances: serverInstancesOf(tree), configYaml: stringify(tree), headServer: { port: 0 }, registry: { builtins: await builtinCatalogs() } });
   try {
     const registry = await registryFromHeadServer(env.headUrl);
     expect(registry.instances.map((i) => [i.name, registry.get(i.name).kind])).toEqual([

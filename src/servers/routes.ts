@@ -5,7 +5,7 @@
 import type { Context, Hono } from "hono";
 import { cookieHeader, requestCookies, type Cookies } from "./cookies.ts";
 import { errorAnswer, gymAppMeta, parseJsonBody, type GymAppMeta, type GymEnv } from "./gym-app.ts";
-import { pyJsonText } from "./resources-json.ts";
+import { pyJsonText } from "./resources/json.ts";
 import { copyJar, lazyCookie, type LazyCookieValue } from "./lazy-cookies.ts";
 import { SESSION_COOKIE_ATTRIBUTES, type Session, type SessionSigner } from "./session.ts";
 

@@ -1,3 +1,3 @@
 /** What a user's TypeScript server imports from gym (`gym/server-sdk`): the resources-server factory, field declarations, valibot. */
-export { defineResourcesServer, py } from "./resources-server.ts";
+export { defineResourcesServer, py } from "./resources/index.ts";
 export * as v from "valibot";

@@ -2,7 +2,7 @@
 import type { Row } from "../jsonl/read.ts";
 import { mapConcurrent } from "../jsonl/concurrency.ts";
 import { isServerCallError, type ServerDirectory } from "../servers/client.ts";
-import type { LatencyTracker } from "../run/latency.ts";
+import type { LatencyTracker } from "../metrics/latency.ts";
 import { rootCause } from "./root-cause.ts";
 
 /** One rollout to dispatch: the materialized row and the attempt number it runs as. */

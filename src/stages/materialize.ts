@@ -4,7 +4,7 @@ import { readLines } from "../jsonl/lines.ts";
 import { issueError, type Row } from "../jsonl/read.ts";
 import { locateJsonError } from "../jsonl/json-error.ts";
 import { hasPromptInput, promptMessages, type PromptConfig } from "../datasets/prompt.ts";
-import { sha256 } from "../run/digest.ts";
+import { sha256 } from "../outputs/digest.ts";
 import { closeMatches } from "../text/difflib.ts";
 
 export interface MaterializeOptions {

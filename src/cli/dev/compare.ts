@@ -1,7 +1,7 @@
 /** `gym dev compare OLD NEW`: per-task parity report between two rollout files (a migration aid). */
 import { defineGymCommand } from "../_command.ts";
 import { EXIT, GymError } from "../../errors.ts";
-import type { Flip, ParityReport } from "../../stages/parity.ts";
+import type { Flip, ParityReport } from "../../stages/dev-compare/index.ts";
 
 export default defineGymCommand({
   meta: { name: "dev compare", description: "Per-task parity report between two rollout files (migration aid)" },
@@ -27,7 +27,7 @@ export default defineGymCommand({
     const tail = args.tail === undefined ? 15 : Number(args.tail);
     if (!Number.isInteger(tail) || tail < 0) throw new GymError("E_BAD_FLAG_VALUE", `--tail must be a whole number ≥ 0, got '${args.tail}'.`, { hint: "e.g. --tail 30" });
     const { jsonPath, jsonStdout } = jsonTargets(rawArgs);
-    const { compareRolloutFiles } = await import("../../stages/parity.ts");
+    const { compareRolloutFiles } = await import("../../stages/dev-compare/index.ts");
     const report = await compareRolloutFiles(oldPath, newPath, {
       key: args.key,
       tail,

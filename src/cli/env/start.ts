@@ -22,6 +22,7 @@ export default defineGymCommand({
   async run({ args, rawArgs, overrides, json }) {
     const { resolveConfig, toYaml, isMapping } = await import("../../config/index.ts");
     const { launchEnvironment } = await import("../../servers/launch.ts");
+    const { builtinCatalogs } = await import("../../catalog/builtins.ts");
     const { formatInstanceList, probeModelEndpoints } = await import("../../servers/launch-report.ts");
     const { waitForShutdownSignal } = await import("../../runtime/serve.ts");
 
@@ -34,7 +35,7 @@ export default defineGymCommand({
       configYaml: toYaml(config.tree),
       headServer: head,
       bindHost: typeof args.host === "string" ? args.host : undefined,
-      registry: { globalConfig: config.resolve(), userRoots: config.roots.flatMap((r) => (r.kind === "dir" ? [r.path] : [])) },
+      registry: { builtins: await builtinCatalogs(), globalConfig: config.resolve(), userRoots: config.roots.flatMap((r) => (r.kind === "dir" ? [r.path] : [])) },
     });
     process.stdout.write(json ? `${JSON.stringify(environment.instances)}\n` : formatInstanceList(environment.instances));
     process.stderr.write(`All ${environment.instances.length} / ${environment.instances.length} servers ready. Head server: ${environment.headUrl}. Press Ctrl-C to stop.\n`);

@@ -24,7 +24,7 @@ export default defineGymCommand({
     const inputs = [...allValues(rawArgs, "input-glob", "i"), ...allValues(rawArgs, "input")];
     if (inputs.length === 0) throw new GymError("E_MISSING_ARGUMENT", "--input-glob is required", { hint: "e.g. --input-glob 'results/rollouts-*.jsonl' (or --input - for stdin)" });
     if (!args.output) throw new GymError("E_MISSING_ARGUMENT", "--output is required", { hint: "e.g. --output results/rollouts.jsonl" });
-    const { aggregateShards } = await import("../../stages/aggregate.ts");
+    const { aggregateShards } = await import("../../stages/aggregate/index.ts");
     const options = await configOptions(args, rawArgs, overrides.filter((t) => !/^\+{0,2}merge_shards=/.test(t)));
     const servers = options.configPaths?.length ? await serversFor(options) : undefined;
     if (!servers) note("No --config: computing NeMo Gym's baseline statistics here (server-specific metrics such as pass@k need --config).");
@@ -49,11 +49,11 @@ export default defineGymCommand({
 
 /** The line of the health check NeMo Gym runs after an aggregate (its files are beside the merged rollouts). */
 async function healthLine(health: NonNullable<Report["health"]>) {
-  const { healthSummaryLine } = await import("../../stages/health-check.ts");
+  const { healthSummaryLine } = await import("../../stages/health-check/index.ts");
   note("error" in health ? `Rollout health: not checked (${health.error})` : healthSummaryLine(health));
 }
 
-type Report = Awaited<ReturnType<typeof import("../../stages/aggregate.ts").aggregateShards>>;
+type Report = Awaited<ReturnType<typeof import("../../stages/aggregate/index.ts").aggregateShards>>;
 
 /** The config's servers, with the placeholder model of model-free commands. */
 async function serversFor(options: Awaited<ReturnType<typeof configOptions>>) {
@@ -61,7 +61,8 @@ async function serversFor(options: Awaited<ReturnType<typeof configOptions>>) {
   const { registryFromConfig } = await import("../../servers/from-config.ts");
   const config = await resolveConfig({ ...options, seed: noModelSeed(), mode: "run" });
   config.warnings.forEach((w) => note(`Warning: ${w}`));
-  return registryFromConfig(config);
+  const { builtinCatalogs } = await import("../../catalog/builtins.ts");
+  return registryFromConfig(config, { builtins: await builtinCatalogs() });
 }
 
 /** NeMo Gym's way: the agent's `/aggregate_metrics` (proxied to its resources server) computes its metrics. */

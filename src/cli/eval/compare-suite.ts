@@ -19,7 +19,7 @@ export default defineGymCommand({
     if (!(level > 0 && level < 1)) throw new GymError("E_BAD_FLAG_VALUE", `--confidence-level must be between 0 and 1, got ${args["confidence-level"]}`);
     const format = args["report-format"] ?? "both";
     if (!["md", "json", "both"].includes(format)) throw new GymError("E_BAD_FLAG_VALUE", `--report-format must be md, json or both, got ${format}`);
-    const [{ compareSuite, loadSuite, renderSuiteMarkdown }, { FileWriter }] = await Promise.all([import("../../stages/compare-suite.ts"), import("../../stages/_aggregate-files.ts")]);
+    const [{ compareSuite, loadSuite, renderSuiteMarkdown }, { FileWriter }] = await Promise.all([import("../../stages/compare/suite.ts"), import("../../stages/aggregate/files.ts")]);
     const report = compareSuite(loadSuite(args.suite), level);
     const outDir = args["output-dir"] ?? (args.suite === "-" ? "." : path.dirname(args.suite));
     const write = (name: string, text: string) => {

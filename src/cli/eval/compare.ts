@@ -30,9 +30,9 @@ export default defineGymCommand({
   ],
   async run({ args, json }) {
     const [{ compareRuns, renderCompareMarkdown }, { loadRun }, { FileWriter }] = await Promise.all([
-      import("../../stages/compare.ts"),
-      import("../../stages/_compare-load.ts"),
-      import("../../stages/_aggregate-files.ts"),
+      import("../../stages/compare/index.ts"),
+      import("../../stages/compare/load.ts"),
+      import("../../stages/aggregate/files.ts"),
     ]);
     const side = (single: string | undefined, runs: string | undefined, singleAgg: string[], runsAgg: string[], flag: string) => {
       if (single && runs) throw new GymError("E_USAGE", `Give either --${flag} or --${flag === "baseline" ? "baseline-runs" : "candidate-runs"}, not both`);

@@ -14,7 +14,7 @@ export default defineGymCommand({
   async run({ args, json }) {
     const runDir = args["run-dir"];
     if (!runDir) throw new GymError("E_MISSING_ARGUMENT", "The run directory is required", { hint: "e.g. gym eval health-check results/my-run" });
-    const { healthCheck, healthSummaryLine } = await import("../../stages/health-check.ts");
+    const { healthCheck, healthSummaryLine } = await import("../../stages/health-check/index.ts");
     const summary = await healthCheck({
       runDir,
       rolloutsFile: args["rollouts-file"],

@@ -23,15 +23,15 @@ export default defineGymCommand({
     let rollouts = args.rollouts ?? overrideValue(overrides, "rollouts_jsonl_fpath");
     if (!rollouts) throw new GymError("E_MISSING_ARGUMENT", "--rollouts is required", { hint: "e.g. --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl" });
     if (rollouts === "-" && !args.output) throw new GymError("E_MISSING_ARGUMENT", "--rollouts - needs --output to name the profile files", { hint: "e.g. --output results/profile.jsonl" });
-    let derived: Awaited<ReturnType<typeof import("../../stages/inputs-from-rollouts.ts").inputsFromRollouts>> | undefined;
+    let derived: Awaited<ReturnType<typeof import("../../stages/profile/inputs-from-rollouts.ts").inputsFromRollouts>> | undefined;
     if (!inputs) {
       // In a pipe the run's materialized inputs are not at hand: the rollouts stand in for them.
-      const { inputsFromRollouts } = await import("../../stages/inputs-from-rollouts.ts");
+      const { inputsFromRollouts } = await import("../../stages/profile/inputs-from-rollouts.ts");
       derived = await inputsFromRollouts(rollouts);
       [inputs, rollouts] = [derived.inputs, derived.rollouts];
       note("No --inputs: each task's fields are taken from its rollouts (pass --inputs <stem>_materialized_inputs.jsonl for NeMo Gym's exact profile).");
     }
-    const { profileRollouts } = await import("../../stages/profile.ts");
+    const { profileRollouts } = await import("../../stages/profile/index.ts");
     const report = await profileRollouts({
       inputs,
       rollouts,

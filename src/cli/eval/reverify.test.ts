@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { replicateCase, reverifyCases, writeCase } from "../../stages/_reverify-fixtures.ts";
+import { replicateCase, reverifyCases, writeCase } from "../../stages/reverify/fixtures.ts";
 
 const REPO = path.join(import.meta.dir, "../../..");
 const FIX = "fixtures/reverify";

@@ -34,9 +34,9 @@ export default defineGymCommand({
   ],
   async run({ args, rawArgs, overrides, json }) {
     const { resolveConfig, isMapping, noModelSeed } = await import("../../config/index.ts");
-    const { reverify } = await import("../../stages/reverify.ts");
-    const { formatReverifySummary } = await import("../../stages/_reverify-summary.ts");
-    const { maxRolloutAttempts } = await import("../../run/store.ts");
+    const { reverify } = await import("../../stages/reverify/index.ts");
+    const { formatReverifySummary } = await import("../../stages/reverify/summary.ts");
+    const { maxRolloutAttempts } = await import("../../outputs/store.ts");
     const warn = (m: string) => void process.stderr.write(`Warning: ${m}\n`);
     const info = (m: string) => void process.stderr.write(`${m}\n`);
 
@@ -72,8 +72,9 @@ export default defineGymCommand({
       instances = registry.instances;
     } else {
       const { ServerRegistry } = await import("../../servers/registry.ts");
+      const { builtinCatalogs } = await import("../../catalog/builtins.ts");
       instances = config.serverInstances.map((i) => ({ name: i.name, serverType: i.serverType, implementation: i.implementation, block: i.config }));
-      registry = await ServerRegistry.create(instances.filter((i) => i.serverType === "resources_servers"), { globalConfig: keys });
+      registry = await ServerRegistry.create(instances.filter((i) => i.serverType === "resources_servers"), { builtins: await builtinCatalogs(), globalConfig: keys });
     }
     const controller = new AbortController();
     const onSignal = () => {

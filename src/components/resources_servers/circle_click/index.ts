@@ -1,6 +1,6 @@
 /** circle_click: the first `click` tool call must land inside the first circle of the target colour. */
 import type { JsonObject } from "../../../protocol/responses.ts";
-import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { functionCalls } from "../_common/output.ts";
 import { PyException } from "../_python/errors.ts";
 import { pyInt } from "../_python/number.ts";

@@ -1,7 +1,7 @@
 /** equivalence_rule: the response text against `expected_answer` by a configured rule (exact / difflib ratio / weighted). */
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { pyFloat } from "../../../metrics/pyjson.ts";
-import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { sequenceRatio } from "../../../text/difflib.ts";
 import { outputText } from "../_common/output.ts";
 import { pyCompile } from "../_python/re.ts";

@@ -1,8 +1,8 @@
 /** example_multi_step: synonym-value tools; the reward checks the arguments of the last `extract_synonym_values` call. */
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { pyFloat } from "../../../metrics/pyjson.ts";
-import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
-import { validateModel } from "../../../servers/resources-fields.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
+import { validateModel } from "../../../servers/resources/fields.ts";
 import { outputItems } from "../_common/output.ts";
 import { PyException } from "../_python/errors.ts";
 import { pyEquals, pyIn, pyJsonLoads, pySet } from "../_python/values.ts";

@@ -1,6 +1,6 @@
 /** example_multi_turn_gymnasium: a scripted user (Gymnasium /reset + /step); the last step checks for the expected answer. */
 import type { JsonObject } from "../../../protocol/responses.ts";
-import { defineResourcesServer } from "../../../servers/resources-server.ts";
+import { defineResourcesServer } from "../../../servers/resources/index.ts";
 import { outputItems } from "../_common/output.ts";
 
 /** All text of a model turn: string message contents and `output_text` parts, joined with no separator. */

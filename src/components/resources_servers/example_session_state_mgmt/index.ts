@@ -1,5 +1,5 @@
 /** example_session_state_mgmt: one counter per session (cookie), seeded by /seed_session, changed by tools, read by /verify. */
-import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 
 type Counters = Map<string, number>;
 

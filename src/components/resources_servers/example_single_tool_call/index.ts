@@ -1,5 +1,5 @@
 /** example_single_tool_call: the smallest tool environment — a `get_weather` tool and a constant reward of 1.0. */
-import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 
 export default defineResourcesServer({
   name: "example_single_tool_call",

@@ -1,7 +1,7 @@
 /** example_tool_call_multireward: three 0/1 components (correctness, schema_valid, format) summed into the reward. */
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { pyFloat } from "../../../metrics/pyjson.ts";
-import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { functionCalls, outputItems } from "../_common/output.ts";
 import { PyException } from "../_python/errors.ts";
 import { pyEquals, pyJsonLoads } from "../_python/values.ts";

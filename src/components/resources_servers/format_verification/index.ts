@@ -1,6 +1,6 @@
 /** format_verification: per-row format checks with dataset-supplied Python regexes (line counts) or expected markers. */
 import type { JsonObject } from "../../../protocol/responses.ts";
-import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
 import { PyException, pyRepr } from "../_python/errors.ts";
 import { pyCompile, pyFinditer } from "../_python/re.ts";

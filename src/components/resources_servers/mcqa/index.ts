@@ -1,6 +1,6 @@
 /** mcqa: multiple-choice answers graded by letter extraction (4 grading modes + template regexes), with pass@k / majority@k metrics. */
 import type { JsonObject } from "../../../protocol/responses.ts";
-import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { computePassMajorityMetrics, highestKMetrics } from "../../../metrics/pass-k.ts";
 import { outputText } from "../_common/output.ts";
 import { pyStrip } from "../_python/text.ts";

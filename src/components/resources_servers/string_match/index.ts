@@ -1,6 +1,6 @@
 /** string_match: free-form answers extracted (boxed / final answer / last line / whole text) and graded by a normalisation cascade. */
 import type { JsonObject } from "../../../protocol/responses.ts";
-import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { assistantTexts } from "../_common/output.ts";
 import { pyCompile, pyFindall } from "../_python/re.ts";
 import { pyRstrip, pySplitlines, pyStrip } from "../_python/text.ts";

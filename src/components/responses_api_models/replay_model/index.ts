@@ -1,7 +1,7 @@
 /** replay_model: answers from recorded rollouts (offline runs, verifier regression), matched by task identity and prompt. */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readBuiltinFile } from "../../_files.ts";
+import { readBuiltinFile } from "../../../config/builtin-files.ts";
 import { readJsonl } from "../../../jsonl/index.ts";
 import { checkResponseCreateParams, type JsonObject } from "../../../protocol/responses.ts";
 import { dumpInputItem, dumpResponse } from "../../../protocol/responses-dump.ts";

@@ -1,0 +1,108 @@
+/** The body of `gym eval run`: config → servers → materialize → durable collection → summary. */
+import type { ResolveConfigOptions } from "../../../config/index.ts";
+import { GymError } from "../../../errors.ts";
+
+export interface EvalRunInput {
+  options: ResolveConfigOptions;
+  noServe: boolean;
+  output?: string;
+}
+
+export async function evalRun({ options, noServe, output }: EvalRunInput): Promise<number> {
+  const { componentRoots, resolveConfig, toYaml, isMapping } = await import("../../../config/index.ts");
+  const { ServerRegistry } = await import("../../../servers/registry.ts");
+  const { registryFromHeadServer } = await import("../../../servers/remote.ts");
+  const { agentNames, collectionSettings, concurrencyOf, inputDataset, runKeys } = await import("../../../run/setup.ts");
+  const { materialize } = await import("../../../stages/materialize.ts");
+  const { runCollection } = await import("../../../run/collection.ts");
+  const { printSummary } = await import("../../../run/summary.ts");
+  const { runPaths } = await import("../../../outputs/paths.ts");
+  const { JsonlAppender } = await import("../../../jsonl/write.ts");
+  const { loadPromptConfig } = await import("../../../datasets/prompt.ts");
+
+  if (!output) throw new GymError("E_MISSING_ARGUMENT", "gym eval run needs --output (the rollouts JSONL; sidecars are written beside it).", { hint: "For example --output results/rollouts.jsonl, or --output - to stream rollouts to stdout." });
+  const warn = (m: string) => process.stderr.write(`Warning: ${m}\n`);
+  const info = (m: string) => process.stderr.write(`${m}\n`);
+  const config = await resolveConfig(options);
+  config.warnings.forEach(warn);
+  const resolved = config.resolve() as Record<string, unknown>;
+  const keys = runKeys(resolved);
+  const roots = componentRoots({ searchDirs: options.searchDirs, cwd: options.cwd });
+
+  let registry;
+  if (noServe) {
+    const head = isMapping(config.tree.head_server) ? (config.tree.head_server as { host?: string; port?: number }) : {};
+    registry = await registryFromHeadServer(`http://${head.host ?? "127.0.0.1"}:${head.port ?? 11000}`, { timeoutMs: (keys.timeout_s ?? 0) * 1000 });
+  } else {
+    const instances = config.serverInstances.map((i) => ({ name: i.name, serverType: i.serverType, implementation: i.implementation, block: i.config }));
+    if (instances.length === 0) throw new GymError("E_CONFIG", "No server instances are configured.", { hint: "Pass --resources-server NAME and --model-type NAME (or --benchmark / --config)." });
+    const userRoots = roots.flatMap((r) => (r.kind === "dir" ? [r.path] : []));
+    const { builtinCatalogs } = await import("../../../catalog/builtins.ts");
+    registry = await ServerRegistry.create(instances, { builtins: await builtinCatalogs(), globalConfig: resolved, userRoots });
+    const { waitForModelEndpoints } = await import("../../../run/readiness.ts");
+    await waitForModelEndpoints(instances, Number(resolved.model_endpoint_readiness_timeout_seconds ?? 600), info);
+  }
+  const instances = registry.instances.map((i) => ({ name: i.name, serverType: i.serverType, block: i.block as Record<string, unknown> }));
+  try {
+    const agents = agentNames(instances);
+    const dataset = await inputDataset(instances, keys, roots);
+    const input = dataset.path;
+    const promptConfig = dataset.promptConfig;
+    const promptPath = keys.prompt_config ?? promptConfig;
+    const materialized = await materialize(input, {
+      limit: keys.limit,
+      promptConfig: promptPath ? await loadPromptConfig(promptPath, roots) : undefined,
+      agentName: keys.agent_name,
+      agentMap: keys.agent_map,
+      fanOut: keys.fan_out,
+      renamedAgents: config.renamedAgents,
+      knownAgents: agents,
+      responsesCreateParams: keys.responses_create_params,
+      numRepeats: keys.num_repeats ?? dataset.numRepeats,
+      addSeed: keys.num_repeats_add_seed,
+      warn,
+    });
+    const toStdout = output === "-";
+    const paths = runPaths(toStdout ? `${(await import("node:os")).tmpdir()}/gym-run-${process.pid}/rollouts.jsonl` : output);
+    const stdoutRows = toStdout ? JsonlAppender.open("-") : undefined;
+    const controller = new AbortController();
+    const onSignal = (signal: string) => {
+      if (controller.signal.aborted) process.exit(130);
+      info(`\n${signal}: no new rollouts start; waiting for the ones in flight (press Ctrl-C again to stop now; --resume finishes the run).`);
+      controller.abort();
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    const result = await runCollection({
+      paths,
+      inputPath: input,
+      materialized,
+      settings: collectionSettings(keys, instances),
+      agents: registry,
+      stdoutRows,
+      concurrency: concurrencyOf(keys),
+      resume: !!keys.resume_from_cache,
+      allowUnsafeResume: keys.allow_unsafe_resume,
+      routeFailuresToSidecar: keys.route_failures_to_sidecar,
+      requireComplete: keys.require_complete,
+      disableAggregation: keys.disable_aggregation,
+      countFailureClassesAsZero: keys.count_failure_classes_as_zero,
+      countMissingRolloutsAsZero: keys.count_missing_rollouts_as_zero,
+      recordOmittedRollouts: keys.record_omitted_rollouts,
+      dispatchBudgetS: keys.dispatch_budget_s,
+      drainMarginS: keys.drain_margin_s,
+      dispatchLongestFirst: keys.dispatch_longest_first,
+      retryTerminalTimeouts: keys.retry_terminal_timeouts,
+      timeoutMs: (keys.timeout_s ?? 0) * 1000,
+      signal: controller.signal,
+      resolvedConfigYaml: toYaml(config.resolve({ masked: true })),
+      log: { info, warn },
+    });
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await printSummary(result, paths, toStdout);
+    return result.exitCode;
+  } finally {
+    await registry.close();
+  }
+}

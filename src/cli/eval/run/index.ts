@@ -1,0 +1,92 @@
+/** `gym eval run`: collect rollouts from a model through agents and resources servers, durably (resume, sidecars, metrics). */
+import { GymError } from "../../../errors.ts";
+import { configArgs, configOptions, modelArgs } from "../../_args.ts";
+import { defineGymCommand } from "../../_command.ts";
+
+export default defineGymCommand({
+  meta: { name: "eval run", description: "Collect rollouts: materialize the dataset, dispatch to agents, verify, write rollouts and metrics" },
+  args: {
+    ...configArgs,
+    ...modelArgs,
+    serve: { type: "boolean", default: true, description: "Start the configured servers in this process", negativeDescription: "Collect against servers already running (`gym env start`, or NeMo Gym's), found through the head server" },
+    agent: { type: "string", alias: "a", description: "Agent instance for every row (sets agent_name)", valueHint: "NAME" },
+    input: { type: "string", alias: "i", description: "Dataset JSONL to collect from, or - for stdin (sets input_jsonl_fpath)", valueHint: "PATH" },
+    output: { type: "string", alias: "o", description: "Rollouts JSONL; sidecars are written beside it; - streams rollouts to stdout", valueHint: "PATH" },
+    split: { type: "string", description: "Dataset split to collect when no --input: train, validation, benchmark or example", valueHint: "SPLIT" },
+    limit: { type: "string", description: "Only the first N input lines", valueHint: "N" },
+    "num-repeats": { type: "string", description: "Rollouts per task: an int, or a map like '{simple_agent: 4, _default: 1}'", valueHint: "K" },
+    concurrency: { type: "string", description: "Rollouts in flight at once (sets num_samples_in_parallel)", valueHint: "N" },
+    "prompt-config": { type: "string", description: "Prompt template YAML applied to each row", valueHint: "PATH" },
+    temperature: { type: "string", description: "Sampling temperature (responses_create_params.temperature)", valueHint: "T" },
+    "top-p": { type: "string", description: "Nucleus sampling (responses_create_params.top_p)", valueHint: "P" },
+    "max-output-tokens": { type: "string", description: "Output token cap (responses_create_params.max_output_tokens)", valueHint: "N" },
+    resume: { type: "boolean", description: "Continue a crashed or killed run where it stopped (sets resume_from_cache)" },
+    "disable-aggregation": { type: "boolean", description: "Do not write <stem>_aggregate_metrics.json" },
+  },
+  overrides: true,
+  examples: [
+    "gym eval run --resources-server mcqa --model-type openai_model --model gpt-4.1-mini \\",
+    "    --model-url https://api.openai.com/v1 --model-api-key $OPENAI_API_KEY --output results/mcqa.jsonl",
+    "gym eval run --resources-server mcqa --model-type mock_model --num-repeats 4 --concurrency 64 -o results/mock.jsonl",
+    "gym eval run ... --resume                       # after a crash or kill: no lost, no duplicated rollout",
+    "gym eval run ... +route_failures_to_sidecar=true +require_complete=true   # Hydra-only keys",
+    "",
+    "Keys without a flag (+key=value): route_failures_to_sidecar, require_complete, count_failure_classes_as_zero=[…],",
+    "count_missing_rollouts_as_zero, record_omitted_rollouts, dispatch_budget_s, drain_margin_s, dispatch_longest_first,",
+    "retry_terminal_timeouts, max_resident_rollout_tasks, retain_results_in_memory, agent_map, fan_out, num_repeats_add_seed,",
+    "allow_unsafe_resume, timeout_s (per /run call). NEMO_GYM_MAX_ROLLOUT_ATTEMPTS caps retries on resume (default 3).",
+    "",
+    "Exit codes: 0 done (or partial results without require_complete), 1 error or nothing scored,",
+    "75 incomplete and --resume can make progress, 76 incomplete and retrying will not help.",
+  ],
+  async run({ args, rawArgs, overrides }) {
+    const { evalRun } = await import("./_main.ts");
+    const flagValues = flagKeys(args);
+    const options = await configOptions(args, rawArgs, overrides, { mode: "run", flagValues });
+    return evalRun({ options, noServe: args.serve === false, output: typeof args.output === "string" ? args.output : undefined });
+  },
+});
+
+/** The run flags as the config keys they set (so a flag and its `+key=value` spelling behave the same). */
+function flagKeys(args: Record<string, unknown>): Record<string, unknown> {
+  const keys: Record<string, unknown> = {};
+  const num = (flag: string) => {
+    const v = args[flag];
+    if (typeof v !== "string") return undefined;
+    const n = Number(v);
+    if (v.trim() === "" || !Number.isFinite(n)) throw badNumber(flag, v);
+    return n;
+  };
+  const str = (flag: string) => (typeof args[flag] === "string" ? (args[flag] as string) : undefined);
+  keys.output_jsonl_fpath = str("output");
+  keys.input_jsonl_fpath = str("input");
+  keys.split = str("split");
+  keys.agent_name = str("agent");
+  keys.prompt_config = str("prompt-config");
+  keys.limit = num("limit");
+  keys.num_samples_in_parallel = num("concurrency");
+  const repeats = str("num-repeats");
+  if (repeats !== undefined) keys.num_repeats = /^\s*\{/.test(repeats) ? parseRepeatsMap(repeats) : num("num-repeats");
+  for (const [flag, key] of [["temperature", "temperature"], ["top-p", "top_p"], ["max-output-tokens", "max_output_tokens"]] as const) {
+    keys[`responses_create_params.${key}`] = num(flag);
+  }
+  if (args.resume) keys.resume_from_cache = true;
+  if (args["disable-aggregation"]) keys.disable_aggregation = true;
+  for (const k of Object.keys(keys)) if (keys[k] === undefined) delete keys[k];
+  return keys;
+}
+
+function parseRepeatsMap(text: string): Record<string, number> {
+  const map: Record<string, number> = {};
+  for (const part of text.trim().replace(/^\{|\}$/g, "").split(",")) {
+    const [k, v] = part.split(":").map((s) => s.trim().replace(/^['"]|['"]$/g, ""));
+    const n = Number(v);
+    if (!k || !Number.isInteger(n)) throw badNumber("num-repeats", text);
+    map[k] = n;
+  }
+  return map;
+}
+
+function badNumber(flag: string, value: string) {
+  return new GymError("E_BAD_FLAG_VALUE", `--${flag} expects a number, got '${value}'.`, { hint: `For example --${flag} ${flag === "num-repeats" ? "4 (or '{simple_agent: 4, _default: 1}')" : "8"}.` });
+}

@@ -1,0 +1,325 @@
+/** `gym eval aggregate`: merge rollout shards in (task, rollout) order and recompute aggregate metrics over their union. */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { GymError } from "../../errors.ts";
+import type { AggregateMetrics } from "../../metrics/baseline.ts";
+import { utf8 } from "../../metrics/byte-text.ts";
+import { GroupWriter, Layout } from "../../metrics/group-render.ts";
+import { acrossRepeatMetrics, repeatLevelMetrics } from "../../metrics/repeat-level.ts";
+import { stringifyPython } from "../../metrics/pyjson.ts";
+import { typeRolloutRow } from "../../metrics/rollout-parse.ts";
+import { RolloutTable } from "../../metrics/rollout-table.ts";
+import { ROLLOUT_INDEX, stripForAggregate, STRIPPED_FOR_AGGREGATE, TASK_INDEX } from "../../metrics/records.ts";
+import { TableView } from "../../metrics/table-view.ts";
+import { expandInputGlobs, spillStdin } from "./shards.ts";
+import { LineWorker } from "./lines.ts";
+import { siblingPath, FileWriter } from "./files.ts";
+import { ByteWriter, copyMerged, type MergeJob, readRuns } from "./copy.ts";
+import { SecondCore } from "./second-core.ts";
+import { type AgentOutput, baselineMetrics, writeMetricsFile } from "./metrics.ts";
+import { sortedOrder } from "./order.ts";
+import { collectGarbage } from "../../runtime/gc.ts";
+import { hashHere, hashInWorker } from "./hash.ts";
+import { AggregateHealth } from "./health.ts";
+import type { QualitySummary } from "../health-check/tally.ts";
+import { isBlank, NameIds, RowIndex } from "./rows.ts";
+
+type Row = Record<string, unknown>;
+
+/** Computes one agent's metrics on a server (NeMo Gym posts `/aggregate_metrics`); the lead wires it from `--config`. */
+export type AggregateHook = (agent: string, verifyResponses: Row[]) => Promise<AggregateMetrics>;
+
+export interface AggregateStageOptions {
+  /** Globs (comma-separated allowed) or "-" for stdin. */
+  inputs: string[];
+  /** The merged rollouts file; metrics and sources files are named from its stem. */
+  output: string;
+  mergeShards?: boolean;
+  /** Without it, baseline statistics are computed here (no server hooks). */
+  aggregateHook?: AggregateHook;
+  /** Also health-check the merged rollouts (verdicts and summary beside them), from this same parse. */
+  healthCheck?: boolean;
+  /** 0.7 repeat-level metrics (default true). */
+  repeatLevel?: boolean;
+  log?: (message: string) => void;
+}
+
+export interface ShardSource {
+  path: string;
+  rows: number;
+  size: number;
+  sha256: string;
+}
+
+export interface AggregateReport {
+  shards: ShardSource[];
+  excludedSidecars: string[];
+  rows: number;
+  agents: string[];
+  mergedRollouts: string | null;
+  aggregateMetrics: string | null;
+  sources: string;
+  computedBy: "gym-baseline" | "servers";
+  /** With `healthCheck` and a merged file: its quality summary, or why it could not be checked. */
+  health?: QualitySummary | { error: string };
+}
+
+/** Merges shards and writes `<stem>_aggregate_metrics.json` and `<stem>_sources.json`; memory holds numbers per row, never row text. */
+export async function aggregateShards(options: AggregateStageOptions): Promise<AggregateReport> {
+  const log = options.log ?? (() => {});
+  const { shards: matched, sidecars } = expandInputGlobs(options.inputs);
+  for (const s of sidecars) log(`Skipping sidecar ${s} (not a shard of results)`);
+  const output = path.resolve(options.output);
+  const sameAsOutput = matched.filter((m) => m !== "-" && path.resolve(m) === output);
+  if (sameAsOutput.length > 0 && matched.length > 1) {
+    throw new GymError("E_CONFIG", `--output ${options.output} is also one of the ${matched.length} shards being merged`, {
+      hint: "Write the merged file to a new path (e.g. results/rollouts.jsonl beside results/rollouts-*.jsonl).",
+    });
+  }
+  const files = await Promise.all(matched.map((m) => (m === "-" ? spillStdin() : Promise.resolve(m))));
+  const shown = matched.map((m) => (m === "-" ? "<stdin>" : m));
+  try {
+    return await aggregateFiles(files, shown, sidecars, sameAsOutput.length === 1 && matched.length === 1, options);
+  } finally {
+    for (let s = 0; s < files.length; s++) if (matched[s] === "-") fs.rmSync(path.dirname(files[s]!), { recursive: true, force: true });
+  }
+}
+
+/** What the scan keeps: the numbers of every row, where its bytes are, its agent. */
+interface Scan {
+  table: RolloutTable;
+  index: RowIndex;
+  agents: NameIds;
+  sources: ShardSource[];
+  /** Files whose rows must be copied as decoded text (invalid UTF-8, a BOM inside): what the reference did. */
+  lossy: Set<number>;
+  /** Stripped rows per row number, only for server hooks. */
+  hooked: Row[] | null;
+  health: AggregateHealth | null;
+}
+
+async function scanShards(files: string[], shown: string[], options: AggregateStageOptions): Promise<Scan> {
+  const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE, spool: true }), index: new RowIndex({ bytes: true, agent: true, spool: true }), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null, health: options.healthCheck && options.mergeShards !== false ? new AggregateHealth(options.output) : null };
+  const lines = new LineWorker();
+  // The lines worker hashes what it reads; without it a worker of its own hashes beside the parse.
+  const hashing = lines.usable ? null : hashInWorker(files);
+  try {
+    await scanInto(scan, files, shown, lines, options);
+    lines.stop();
+    const digests = await hashing?.digests;
+    for (let s = 0; s < files.length; s++) scan.sources[s]!.sha256 = lines.digests.get(files[s]!) ?? digests?.[s] ?? (await hashHere(files[s]!));
+    // The parse's garbage goes before the exact-size arrays are loaded beside it.
+    collectGarbage();
+    scan.table.finish();
+    scan.index.finish();
+    return scan;
+  } catch (error) {
+    lines.stop();
+    hashing?.stop();
+    scan.table.dispose();
+    scan.index.dispose();
+    throw error;
+  }
+}
+
+async function scanInto(scan: Scan, files: string[], shown: string[], lines: LineWorker, options: AggregateStageOptions): Promise<void> {
+  const { table, index, agents } = scan;
+  for (let s = 0; s < files.length; s++) {
+    let rows = 0;
+    for await (const batch of lines.batches(files[s]!)) {
+      if (batch.lossy) scan.lossy.add(s);
+      const { texts, offsets, lengths, hints } = batch;
+      for (let i = 0; i < texts.length; i++) {
+        let text = texts[i]!;
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (error) {
+          if (isBlank(text)) continue;
+          if (text.charCodeAt(0) !== 0xfeff) throw invalidJson(shown[s]!, batch.firstLine + i, error);
+          // The reference decoded each line on its own, which drops a leading BOM.
+          scan.lossy.add(s);
+          text = text.slice(1);
+          try {
+            value = JSON.parse(text);
+          } catch (again) {
+            throw invalidJson(shown[s]!, batch.firstLine + i, again);
+          }
+        }
+        if (typeof value !== "object" || value === null || Array.isArray(value)) {
+          throw new GymError("E_INPUT_JSON", `${shown[s]}:${batch.firstLine + i}: expected a JSON object`, { hint: "Each line of a rollouts file is one JSON object." });
+        }
+        // Checked as parsed, before typeRolloutRow turns whole-valued floats into PyFloat.
+        scan.health?.add(table.rows, value as Row);
+        // Hints were noted on the line as read: a line that lost a BOM is typed here.
+        const row = hints && text === texts[i] ? hints.apply(text, value as Row, i) : typeRolloutRow(text, value as Row);
+        const name = (row.agent_ref as Row | undefined)?.name;
+        const agent = typeof name === "string" && name !== "" ? agents.id(name) : -1;
+        const r = table.add(row);
+        index.push(s, batch.firstLine + i, offsets[i]!, lengths[i]!, agent);
+        if (scan.hooked && agent >= 0) scan.hooked[r] = stripForAggregate(row);
+        rows++;
+      }
+    }
+    scan.sources.push({ path: shown[s]!, rows, size: fs.statSync(files[s]!).size, sha256: "" });
+    options.log?.(`Read ${rows} rollout row(s) from ${shown[s]}`);
+  }
+}
+
+function invalidJson(source: string, line: number, error: unknown): GymError {
+  return new GymError("E_INPUT_JSON", `${source}:${line}: invalid JSON (${(error as Error).message})`, { hint: "Fix or delete that line; each line must be one JSON object." });
+}
+
+async function aggregateFiles(files: string[], shown: string[], sidecars: string[], onlyShardIsOutput: boolean, options: AggregateStageOptions): Promise<AggregateReport> {
+  // Started before the parse so its start-up is hidden; it takes a job after the parse. Server hooks keep
+  // the single-thread order (merged file first), their time being the servers'.
+  const second = options.aggregateHook ? null : new SecondCore();
+  try {
+    return await aggregateScanned(await scanShards(files, shown, options), files, shown, sidecars, onlyShardIsOutput, second, options);
+  } catch (error) {
+    await second?.abandon();
+    throw error;
+  } finally {
+    second?.stop();
+  }
+}
+
+/** Rows from which the metrics file is always written on the second core. */
+const OFFLOAD_ROWS = 2000;
+
+async function aggregateScanned(scan: Scan, files: string[], shown: string[], sidecars: string[], onlyShardIsOutput: boolean, second: SecondCore | null, options: AggregateStageOptions): Promise<AggregateReport> {
+  const { table, index } = scan;
+  const order = sortedOrder(table.task, table.rollout, table.rows);
+  checkDuplicates(order, scan, shown);
+  const report: AggregateReport = {
+    shards: scan.sources,
+    excludedSidecars: sidecars,
+    rows: order.length,
+    agents: [],
+    mergedRollouts: null,
+    aggregateMetrics: null,
+    sources: siblingPath(options.output, "_sources", ".json"),
+    computedBy: options.aggregateHook ? "servers" : "gym-baseline",
+  };
+  const merge = options.mergeShards !== false ? mergeJob(options.output, files, scan, order) : null;
+  const byAgent = rowsByAgent(order, index.agent, scan.agents.names.length);
+  const metricsTarget = siblingPath(options.output, "_aggregate_metrics", ".json");
+  report.agents = [...byAgent.keys()].map((a) => scan.agents.names[a]!);
+  let metricsFile: ByteWriter | string | null = null;
+  let mergePosted = false;
+  // Big enough inputs wait for the worker to be up (it nearly always is by then); small ones do not.
+  const offload = second !== null && byAgent.size > 0 && table.odd.size === 0 && (second.running || (table.rows >= OFFLOAD_ROWS && (await second.whenLoaded())));
+  if (offload) {
+    // The metrics file (the longer job) on the second core, the merged copy here.
+    const { state, transfer } = table.state();
+    const agents = [...byAgent].map(([a, rows]) => ({ agent: scan.agents.names[a]!, rows }));
+    second!.post({ metrics: { target: metricsTarget, table: state, strip: STRIPPED_FOR_AGGREGATE, agents, repeatLevel: options.repeatLevel } }, transfer);
+    if (merge) copyMerged(merge).commit();
+    // The health pass too, while the worker finishes the metrics file (it reads only task and rollout).
+    if (scan.health) report.health = await writeHealth(scan.health, order, table);
+    const reply = await second!.reply();
+    for (const warning of reply.warnings ?? []) options.log?.(warning);
+    if (reply.tmp) metricsFile = reply.tmp;
+    else {
+      if (!reply.table) throw new Error(`aggregate metrics worker failed: ${reply.error}`);
+      table.restore(reply.table);
+    }
+  } else if (merge) {
+    if (second?.usable) (second.post({ merge }), (mergePosted = true));
+    else copyMerged(merge).commit();
+  }
+  if (metricsFile === null && byAgent.size > 0) {
+    const emitted: AgentOutput[] = [];
+    for (const [a, rows] of byAgent) {
+      const agent = scan.agents.names[a]!;
+      if (options.aggregateHook) emitted.push({ agent, metrics: await options.aggregateHook(agent, Array.from(rows, (r) => scan.hooked![r]!)) });
+      else emitted.push(baselineMetrics(agent, table, rows, options));
+    }
+    metricsFile = writeMetricsFile(metricsTarget, emitted, table);
+  }
+  try {
+    if (merge && mergePosted) {
+      const reply = await second!.reply();
+      if (reply.tmp) ByteWriter.place(reply.tmp, merge.target);
+      else copyMerged(merge).commit();
+    }
+    writeSources(report.sources, options.output, onlyShardIsOutput ? [] : scan.sources);
+  } catch (error) {
+    if (metricsFile instanceof ByteWriter) metricsFile.abort();
+    else if (metricsFile) fs.rmSync(metricsFile, { force: true });
+    throw error;
+  }
+  if (merge) report.mergedRollouts = options.output;
+  if (metricsFile instanceof ByteWriter) metricsFile.commit();
+  else if (metricsFile) ByteWriter.place(metricsFile, metricsTarget);
+  if (metricsFile) report.aggregateMetrics = metricsTarget;
+  else options.log?.("No rollout rows with an agent_ref.name: no aggregate metrics written");
+  if (scan.health && !report.health) report.health = await writeHealth(scan.health, order, table);
+  return report;
+}
+
+/** The health verdicts and summary of the merged rows, or why they could not be written. */
+async function writeHealth(health: AggregateHealth, order: Int32Array, table: RolloutTable): Promise<QualitySummary | { error: string }> {
+  try {
+    collectGarbage();
+    return await health.write(order, table);
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+/** The merged file's copy job: rows in (task, rollout) order, each exactly its input bytes. */
+function mergeJob(target: string, files: string[], scan: Scan, order: Int32Array): MergeJob {
+  const { index, table } = scan;
+  const where = index.locations();
+  const runs = readRuns(table.task, table.rollout, where.file, index.rows);
+  return { target, files, file: where.file, offset: where.offset, length: where.length, runs, order, lossy: [...scan.lossy] };
+}
+
+/** Each agent's rows in (task, rollout) order, agents in order of their first row. */
+function rowsByAgent(order: Int32Array, agentOf: Int32Array, agents: number): Map<number, Int32Array> {
+  const counts = new Int32Array(agents);
+  const firstSeen: number[] = [];
+  for (let i = 0; i < order.length; i++) {
+    const a = agentOf[order[i]!]!;
+    if (a >= 0 && counts[a]!++ === 0) firstSeen.push(a);
+  }
+  const lists = Array.from(counts, (n) => new Int32Array(n));
+  const fill = new Int32Array(agents);
+  for (let i = 0; i < order.length; i++) {
+    const r = order[i]!;
+    const a = agentOf[r]!;
+    if (a >= 0) lists[a]![fill[a]!++] = r;
+  }
+  return new Map(firstSeen.map((a) => [a, lists[a]!]));
+}
+
+function checkDuplicates(order: Int32Array, scan: Scan, shown: string[]): void {
+  const { task, rollout } = scan.table;
+  const { index } = scan;
+  const { agent } = index;
+  for (let i = 0; i < order.length; ) {
+    let j = i + 1;
+    while (j < order.length && task[order[j]!] === task[order[i]!] && rollout[order[j]!] === rollout[order[i]!]) j++;
+    for (let a = i; a < j; a++) {
+      for (let b = a + 1; b < j; b++) {
+        const x = order[a]!;
+        const y = order[b]!;
+        if (agent[x] !== agent[y]) continue;
+        const who = agent[x]! >= 0 ? `agent ${scan.agents.names[agent[x]!]}` : "rows without an agent";
+        throw new GymError(
+          "E_INPUT_SCHEMA",
+          `Rollout (${TASK_INDEX}=${task[x]}, ${ROLLOUT_INDEX}=${rollout[x]}) of ${who} appears twice: ${shown[index.fileOf(x)]}:${index.lineOf(x)} and ${shown[index.fileOf(y)]}:${index.lineOf(y)}`,
+          { hint: "Shards of one run must carry globally unique task indices; aggregate separate runs separately (or re-stamp _ng_task_index)." },
+        );
+      }
+    }
+    i = j;
+  }
+}
+
+function writeSources(target: string, output: string, shards: ShardSource[]): void {
+  const w = new FileWriter(target);
+  w.write(`${stringifyPython({ schema_version: 1, output, shards }, { indent: 2 })}\n`);
+  w.commit();
+}

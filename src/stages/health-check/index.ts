@@ -1,0 +1,72 @@
+/** `gym eval health-check`: per-rollout verdicts (healthy / unhealthy / unobserved) and a run quality summary. */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { GymError } from "../../errors.ts";
+import { readTextBatches } from "../../jsonl/lines.ts";
+import { closeMatches } from "../../text/difflib.ts";
+import { FileWriter, siblingPath } from "../aggregate/files.ts";
+import { ALL_CHECK_IDS } from "./checks.ts";
+import { at, HealthTally, type QualitySummary } from "./tally.ts";
+
+type Row = Record<string, unknown>;
+export type { QualitySummary, Verdict } from "./tally.ts";
+
+export interface HealthCheckOptions {
+  runDir: string;
+  /** File name inside the run dir (default rollouts.jsonl), or "-" for stdin. */
+  rolloutsFile?: string;
+  ignoreChecks?: string[];
+}
+
+/** The console line printed after a run or an aggregate. */
+export function healthSummaryLine(s: Pick<QualitySummary, "checked" | "healthy" | "unhealthy" | "unobserved">): string {
+  return `Rollout health: ${s.checked} checked, ${s.healthy} healthy, ${s.unhealthy} unhealthy, ${s.unobserved} unobserved`;
+}
+
+function rolloutSources(runDir: string, name: string): string[] {
+  if (name === "-") return ["-"];
+  const file = path.join(runDir, name);
+  if (fs.existsSync(file)) return [file];
+  const sources = siblingPath(file, "_sources", ".json");
+  if (fs.existsSync(sources)) {
+    const shards = (JSON.parse(fs.readFileSync(sources, "utf8")).shards ?? []) as Array<{ path: string }>;
+    if (shards.length) return shards.map((s) => s.path);
+  }
+  throw new GymError("E_INPUT_NOT_FOUND", `No rollouts at ${file}`, { hint: "Pass the run directory, and --rollouts-file NAME if the rollouts file has another name." });
+}
+
+/** Checks every rollout, writes `rollout_verdicts.jsonl` and `quality_summary.json` into the run dir, returns the summary. */
+export async function healthCheck(options: HealthCheckOptions): Promise<QualitySummary> {
+  const ignored = options.ignoreChecks ?? [];
+  for (const id of ignored) {
+    if (!ALL_CHECK_IDS.includes(id)) {
+      const near = closeMatches(id, ALL_CHECK_IDS, 1, 0.6);
+      throw new GymError("E_BAD_FLAG_VALUE", `Unknown check '${id}' in --ignore-checks`, { hint: near.length ? `Did you mean ${near[0]}?` : `Checks: ${ALL_CHECK_IDS.join(", ")}` });
+    }
+  }
+  const name = options.rolloutsFile ?? "rollouts.jsonl";
+  const sources = rolloutSources(options.runDir, name);
+  const tally = new HealthTally(ignored, sources.map((source) => (source === "-" ? "<stdin>" : source)));
+  const verdicts = new FileWriter(path.join(options.runDir, "rollout_verdicts.jsonl"));
+  for (let s = 0; s < sources.length; s++) {
+    for await (const { texts, first: firstLine } of readTextBatches(sources[s]!)) {
+      let out = "";
+      for (let i = 0; i < texts.length; i++) {
+        const text = texts[i]!;
+        let row: Row | undefined;
+        try {
+          const v = JSON.parse(text);
+          if (v && typeof v === "object" && !Array.isArray(v)) row = v as Row;
+        } catch {
+          if (text.trim() === "") continue;
+        }
+        const where = at(s, firstLine + i);
+        out += row ? tally.verdict(row._ng_task_index, row._ng_rollout_index, row.reward === undefined || row.reward === null, tally.inspect(row), where) : tally.unreadable(where);
+      }
+      verdicts.write(out);
+    }
+  }
+  verdicts.commit();
+  const file = path.join(options.runDir, name);
+  return tally.finish(options.runDir, name === "-" ? "<stdin>" : file, sources[0] !== "-" ? file : null, sources.length > 1 || sources[0] !== file ? sources : []);
+}

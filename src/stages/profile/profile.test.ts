@@ -1,0 +1,76 @@
+import { describe, expect, test } from "bun:test";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { profileRollouts } from "./index.ts";
+import { fixturePath } from "../../metrics/_fixtures.ts";
+import { parsePythonJson, stringifyPython } from "../../metrics/pyjson.ts";
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "gym-profile-test-"));
+// Keys the current NeMo Gym adds to each task row; the published files predate them.
+const NEWER_KEYS = ["_ng_task_index", "num_rollouts", "expected_num_rollouts", "missing_num_rollouts", "reward_profile_completion_pct", "rollout_infos"];
+
+describe("profile reproduces NeMo Gym's published reward profiles", () => {
+  for (const name of ["ether0", "circle_click"]) {
+    test(`${name}: _agent_metrics.json byte-identical, _reward_profiling.jsonl identical but for the newer keys`, async () => {
+      const dir = tmp();
+      const rollouts = path.join(dir, "example_rollouts.jsonl");
+      fs.copyFileSync(fixturePath(name, "example_rollouts.jsonl"), rollouts);
+      const report = await profileRollouts({ inputs: fixturePath(name, "example_rollouts_materialized_inputs.jsonl"), rollouts, repeatLevel: false });
+      expect(fs.readFileSync(report.agentMetrics, "utf8")).toBe(fs.readFileSync(fixturePath(name, "example_rollouts_agent_metrics.json"), "utf8"));
+      const got = fs.readFileSync(report.rewardProfiling, "utf8").split("\n");
+      const want = fs.readFileSync(fixturePath(name, "example_rollouts_reward_profiling.jsonl"), "utf8").split("\n");
+      expect(got.length).toBe(want.length);
+      got.forEach((line, i) => {
+        if (!line) return expect(want[i]).toBe("");
+        const row = parsePythonJson(line) as Record<string, unknown>;
+        expect(row.num_rollouts).toBe(1);
+        for (const k of NEWER_KEYS) delete row[k];
+        expect(stringifyPython(row)).toBe(want[i]!);
+      });
+      expect(report.summary.reward_profile_completion_pct).toBe(100);
+    });
+  }
+});
+
+describe("§7C partial mode", () => {
+  const inputs = [0, 1].flatMap((t) => [0, 1].map((r) => JSON.stringify({ _ng_task_index: t, _ng_rollout_index: r, agent_ref: { name: "math_agent" }, prompt: `q${t}` })));
+  const rollouts = [
+    '{"_ng_task_index":0,"_ng_rollout_index":0,"reward":1.0,"response":{"usage":{"output_tokens":10}}}',
+    '{"_ng_task_index":0,"_ng_rollout_index":1,"reward":0.0,"response":{"usage":{"output_tokens":20}}}',
+    '{"_ng_task_index":1,"_ng_rollout_index":0,"reward":1.0,"response":{"usage":{"output_tokens":30}}}',
+  ];
+  const setup = () => {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, "in.jsonl"), inputs.join("\n"));
+    fs.writeFileSync(path.join(dir, "r.jsonl"), rollouts.join("\n"));
+    return dir;
+  };
+
+  test("without partial mode the command fails", async () => {
+    const dir = setup();
+    const error = await profileRollouts({ inputs: path.join(dir, "in.jsonl"), rollouts: path.join(dir, "r.jsonl") }).catch((e) => e);
+    expect(error.message).toContain("Missing rollout results for 1");
+  });
+
+  test("rows, agent entry and summary", async () => {
+    const dir = setup();
+    const report = await profileRollouts({ inputs: path.join(dir, "in.jsonl"), rollouts: path.join(dir, "r.jsonl"), allowPartialRollouts: true });
+    const [t0, t1] = fs.readFileSync(report.rewardProfiling, "utf8").trim().split("\n").map((l) => parsePythonJson(l) as Record<string, unknown>);
+    const py = (v: unknown) => stringifyPython(v);
+    expect([t0!["mean/reward"], t0!["std/reward"], t0!["mean/output_tokens"], t0!["std/output_tokens"]].map(py)).toEqual(["0.5", "0.7071067811865476", "15.0", "7.0710678118654755"]);
+    expect([t0!.num_rollouts, t0!.expected_num_rollouts, t0!.missing_num_rollouts, py(t0!.reward_profile_completion_pct)]).toEqual([2, 2, 0, "100.0"]);
+    expect(t0!.sample).toEqual({ agent_ref: { name: "math_agent" }, prompt: "q0" });
+    expect(Object.entries(t1!).filter(([k]) => k.startsWith("std/")).map(([, v]) => py(v))).toEqual(["0.0", "0.0"]);
+    expect([t1!.num_rollouts, t1!.expected_num_rollouts, t1!.missing_num_rollouts, py(t1!.reward_profile_completion_pct)]).toEqual([1, 2, 1, "50.0"]);
+    const [agent] = parsePythonJson(fs.readFileSync(report.agentMetrics, "utf8")) as Array<Record<string, unknown>>;
+    expect([agent!["mean/reward"], agent!["median/reward"], agent!["std/reward"], agent!["std/output_tokens"]].map(py)).toEqual(["0.6666666666666666", "1.0", "0.5773502691896258", "10.0"]);
+    expect(Object.keys(agent!).indexOf("agent_ref")).toBe(Object.keys(agent!).findIndex((k) => k.includes("_across_repeats")) - 1);
+    expect(report.summary).toEqual({
+      expected_rollout_rows: 4, completed_rollout_rows: 3, missing_rollout_rows: 1, extra_rollout_rows: 0, reward_profile_completion_pct: 75,
+      total_input_rows: 2, complete_input_rows: 1, partial_input_rows: 1, missing_input_rows: 0,
+    });
+    const repeats = JSON.parse(fs.readFileSync(report.repeatLevelMetrics!, "utf8"));
+    expect(repeats.map((r: Record<string, unknown>) => [r._ng_rollout_index, r.sample_count, r.missing_count])).toEqual([[0, 2, 0], [1, 1, 1]]);
+  });
+});

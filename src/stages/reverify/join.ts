@@ -1,0 +1,81 @@
+/** Reverify's join check: one streaming pass over the verify source before anything is written (collection.md §6.4 step 2). */
+import { GymError } from "../../errors.ts";
+import type { Row } from "../../jsonl/read.ts";
+import { isEvidenceRow } from "../../outputs/store.ts";
+import { isJudgeFailure } from "./cache.ts";
+import { State, type InputEntry, type InputsIndex } from "./inputs.ts";
+import { describeIdentity, identityOf, missingIdentityError, readTextRows, type TextRow } from "./lines.ts";
+import type { Router } from "./route.ts";
+
+export interface JoinCheck {
+  /** Source rows that will be considered for verification (before --limit and --resume). */
+  candidates: number;
+  /** Resources servers those rows route to (the guard asks exactly these). */
+  servers: Set<string>;
+}
+
+const SHOWN = 10;
+
+/**
+ * Streams `source` once: every rollout (or, with `judge`, every judge-failure row not already in the output)
+ * must have a materialized input, its identity only once (judge rows are deduplicated instead), and a
+ * `response`. Problems are gathered and reported together with file:line; the route of each joined input
+ * is resolved and stored on its entry.
+ */
+export async function checkJoin(source: string, index: InputsIndex, router: Router, options: { judge: boolean }): Promise<JoinCheck> {
+  const servers = new Set<string>();
+  const problems: string[] = [];
+  let problemCount = 0;
+  let candidates = 0;
+  const problem = (text: string) => {
+    problemCount++;
+    if (problems.length < SHOWN) problems.push(text);
+  };
+  for await (const row of readTextRows(source)) {
+    const v = row.value;
+    if (options.judge) {
+      if (isEvidenceRow(v)) continue;
+      if (Object.hasOwn(v, "stage_index")) throw multiStageError(row);
+      if (!isJudgeFailure(v)) continue;
+    }
+    const key = identityOf(v);
+    if (key === undefined) throw missingIdentityError(row, options.judge ? "failures-sidecar" : "rollout");
+    const entry = index.entries.get(key);
+    if (!entry) {
+      problem(`${row.source}:${row.line}: rollout ${describeIdentity(v)} has no row in ${index.source}`);
+      continue;
+    }
+    if (options.judge && entry.state & (State.done | State.joined)) continue;
+    if (entry.state & State.joined) {
+      problem(`${row.source}:${row.line}: rollout ${describeIdentity(v)} already appeared on line ${entry.joinedAt}`);
+      continue;
+    }
+    if (!Object.hasOwn(v, "response") || v.response === null) {
+      problem(`${row.source}:${row.line}: rollout ${describeIdentity(v)} has no 'response'${typeof v._ng_result_type === "string" ? ` (result type '${v._ng_result_type}')` : ""}, so there is nothing to re-verify`);
+      continue;
+    }
+    entry.state |= State.joined;
+    entry.joinedAt = row.line;
+    servers.add(routeEntry(entry, router, index.source));
+    candidates++;
+  }
+  if (problemCount > 0) {
+    const more = problemCount > problems.length ? `\n  … and ${problemCount - problems.length} more` : "";
+    throw new GymError("E_INPUT_SCHEMA", `${problemCount} row(s) of ${source === "-" ? "<stdin>" : source} cannot be re-verified:\n  ${problems.join("\n  ")}${more}`, {
+      hint: "Pass the rollouts and the materialized inputs of the same `gym eval run` (joined on _ng_task_index, _ng_rollout_index), each identity once.",
+    });
+  }
+  return { candidates, servers };
+}
+
+/** The resources server of an input row (the payload is the input row, so its stamps decide), cached on the entry. */
+export function routeEntry(entry: InputEntry, router: Router, inputsSource: string): string {
+  entry.server ??= router.route(entry.stamps as Row, `${inputsSource}:${entry.line}`);
+  return entry.server;
+}
+
+function multiStageError(row: TextRow): GymError {
+  return new GymError("E_INPUT_SCHEMA", `${row.source}:${row.line}: this failures sidecar comes from a multi-stage run (the row has 'stage_index'); judge recovery handles single-stage runs only.`, {
+    hint: "Recover each stage's rollouts separately, or re-run the failed stage.",
+  });
+}

@@ -1,0 +1,72 @@
+/** Reverify's JSONL reading: rows with their raw text and line number, identities, and file:line wording. */
+import { GymError } from "../../errors.ts";
+import { issueError, type Row } from "../../jsonl/read.ts";
+import { locateJsonError } from "../../jsonl/json-error.ts";
+import { readLines } from "../../jsonl/lines.ts";
+
+/** One row of a JSONL file: parsed value, the exact line text (without its newline), where it came from. */
+export interface TextRow {
+  value: Row;
+  text: string;
+  source: string;
+  line: number;
+}
+
+/**
+ * Streams the object rows of a file (or stdin for "-") with their text. A malformed line stops with a
+ * GymError naming file:line:column; a torn last line is skipped only when `allowTruncatedTail` is set.
+ */
+export async function* readTextRows(file: string, options: { allowTruncatedTail?: boolean } = {}): AsyncGenerator<TextRow> {
+  const source = file === "-" ? "<stdin>" : file;
+  for await (const { text, line, terminated } of readLines(file)) {
+    if (isBlank(text)) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      const problem = locateJsonError(text) ?? { column: 1, message: "invalid JSON" };
+      const torn = !terminated && (problem.column > text.length || problem.message.startsWith("unexpected end") || problem.message === "unterminated string");
+      if (torn && options.allowTruncatedTail) continue;
+      throw issueError({
+        source,
+        line,
+        column: problem.column,
+        kind: torn ? "truncated" : "invalid-json",
+        message: torn ? `the last line is cut off (${text.length} characters, no final newline): a writer was probably killed mid-row` : `invalid JSON: ${problem.message}`,
+      });
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw issueError({ source, line, column: 1, kind: "not-an-object", message: `expected a JSON object, found ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}` });
+    }
+    yield { value: value as Row, text, source, line };
+  }
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
+}
+
+/** The rollout identity `"{task}-{rollout}"`, or undefined when either index is missing. */
+export function identityOf(row: Row): string | undefined {
+  const task = row._ng_task_index;
+  const rollout = row._ng_rollout_index;
+  if (task === undefined || task === null || rollout === undefined || rollout === null) return undefined;
+  return `${task}-${rollout}`;
+}
+
+/** `(task 3, rollout 0)` for messages. */
+export function describeIdentity(row: Row): string {
+  return `(_ng_task_index ${JSON.stringify(row._ng_task_index)}, _ng_rollout_index ${JSON.stringify(row._ng_rollout_index)})`;
+}
+
+/** The error for a row without its identity pair. */
+export function missingIdentityError(row: TextRow, what: string): GymError {
+  const missing = ["_ng_task_index", "_ng_rollout_index"].filter((k) => row.value[k] === undefined || row.value[k] === null);
+  return new GymError("E_INPUT_SCHEMA", `${row.source}:${row.line}: this ${what} row has no ${missing.join(" or ")}, so it cannot be joined on (_ng_task_index, _ng_rollout_index).`, {
+    hint: "Reverify needs the files `gym eval run` writes: <stem>.jsonl and <stem>_materialized_inputs.jsonl, whose rows carry both indices.",
+  });
+}
