@@ -44,7 +44,9 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
       compare: { description: "Compare a baseline eval run against a candidate run", load: () => import("./eval/compare.ts") },
       "compare-suite": { description: "Compare normalized scores across benchmarks and models", load: () => import("./eval/compare-suite.ts") },
       "health-check": { description: "Verify rollout artifact quality for an existing run", load: () => import("./eval/health-check.ts") },
-      status: { description: "Show saved run progress (a run directory's status files)", load: () => import("./eval/status.ts") },
+      status: { description: "Show saved run progress (a run directory's status files, or a gym job id)", load: () => import("./eval/status.ts") },
+      submit: { description: "Submit benchmark jobs to Slurm from a submit config YAML (experimental)", load: () => import("./eval/submit.ts") },
+      resubmit: { description: "Queue a submitted benchmark again, or recover it from its saved evidence", load: () => import("./eval/resubmit.ts") },
     },
   },
   dev: {

@@ -11,6 +11,9 @@ export const CHAIN_FILES = {
   resubmitOffset: ".gym_resubmit_offset",
 } as const;
 
+/** After a plain resubmit, the fresh per-rollout attempt allowance it recorded (any benchmark, resumable or not). */
+export const ATTEMPT_ALLOWANCE_LINE = `[ -s ${CHAIN_FILES.attemptAllowance} ] && export NEMO_GYM_MAX_ROLLOUT_ATTEMPTS="$(cat ${CHAIN_FILES.attemptAllowance})"`;
+
 /**
  * The bash prologue. It reads the previous job from `scontrol show job` (kept for MinJobAge seconds) and
  * falls back to `sacct` (polled up to 6 times, 10 s apart) on clusters with accounting, since gym's
@@ -71,6 +74,5 @@ echo "$SLURM_JOB_ID" >> ${CHAIN_FILES.chain}
 # The successor runs only if this job ends non-zero (75, walltime, node failure); Slurm cancels it otherwise.
 sbatch --parsable --dependency=afternotok:"$SLURM_JOB_ID" --kill-on-invalid-dep=yes job.sh "$SLURM_JOB_ID" > .gym_successor \\
     || echo "gym chain: could not queue the successor of $SLURM_JOB_ID" >&2
-[ -s ${CHAIN_FILES.attemptAllowance} ] && export NEMO_GYM_MAX_ROLLOUT_ATTEMPTS="$(cat ${CHAIN_FILES.attemptAllowance})"
 `;
 }

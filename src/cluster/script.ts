@@ -1,5 +1,5 @@
 /** The rendered job script of one benchmark (collection.md §9.3), and the aggregate script of a sharded one. */
-import { resumablePrologue } from "./chain.ts";
+import { ATTEMPT_ALLOWANCE_LINE, resumablePrologue } from "./chain.ts";
 import type { Benchmark, Service, SlurmCompute, SubmitConfig } from "./config.ts";
 import { envPrefix } from "./env.ts";
 import { bashVar, flattenOverrides, shq } from "./shell.ts";
@@ -74,7 +74,7 @@ function services(ctx: ScriptContext): string[] {
 /** The `gym eval run` words: output, resume, completion, model type, then the flattened run mapping. */
 function gymCommand(ctx: ScriptContext, bench: Benchmark, shard: boolean): string[] {
   const driver = ctx.config.driver;
-  const words = [driver.gym_install ? "gym" : '"$GYM"', "eval", "run"];
+  const words = [driver.gym_install ? "gym eval run" : '"$GYM" eval run'];
   if (shard) {
     words.push('"+output_jsonl_fpath=artifacts/shard-${SLURM_ARRAY_TASK_ID}/rollouts.jsonl"', "+disable_aggregation=true", `"+task_shard=\${SLURM_ARRAY_TASK_ID}/${bench.shards}"`);
   } else words.push("+output_jsonl_fpath=artifacts/rollouts.jsonl");
@@ -115,7 +115,7 @@ export function renderJobScript(ctx: ScriptContext, name: string, bench: Benchma
   const shard = bench.shards > 1;
   const extra = shard ? [`#SBATCH --array=0-${bench.shards - 1}`, "#SBATCH --output=logs/slurm-%A_%a.out"] : ["#SBATCH --output=logs/slurm-%j.out"];
   const log = shard ? '"logs/driver-${SLURM_ARRAY_TASK_ID}.log"' : "logs/driver.log";
-  const lines = ["#!/bin/bash", ...directives(ctx, `gym-${name}`, benchDir, extra), "", `# ${name} of ${ctx.gymJobId}, rendered by gym eval submit`, `GYM=${shq(ctx.gymBinary)}`, "export GYM", ""];
+  const lines = ["#!/bin/bash", ...directives(ctx, `gym-${name}`, benchDir, extra), "", `# ${name} of ${ctx.gymJobId}, rendered by gym eval submit`, `GYM=${shq(ctx.gymBinary)}`, "export GYM", ATTEMPT_ALLOWANCE_LINE, ""];
   if (bench.resumable !== false) lines.push(resumablePrologue(bench.resumable));
   lines.push(...services(ctx));
   lines.push("GYM_CMD=(", ...gymCommand(ctx, bench, shard).map((w) => `    ${w}`), ")", ...driverStep(ctx, bench, log), "");

@@ -193,7 +193,11 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     status.write();
   }
   const anythingScored = scored.scored + scored.counted + scored.imputed > 0;
-  result.exitCode = abortedBy && abortedBy !== "interrupted" ? 1 : decideExitCode({ expected, store, maxAttempts, requireComplete: !!options.requireComplete, progressed, anythingScored });
+  // SIGTERM is what Slurm sends at walltime: a run it cut short must never report a partial result as done (exit 0),
+  // so the completion rules apply whatever require_complete says, and the chain resumes it (75) or retries it (1).
+  const terminated = options.signal?.aborted === true && options.signal.reason === "SIGTERM";
+  const requireComplete = !!options.requireComplete || terminated;
+  result.exitCode = abortedBy && abortedBy !== "interrupted" ? 1 : decideExitCode({ expected, store, maxAttempts, requireComplete, progressed, anythingScored });
   return result;
 }
 

@@ -36,6 +36,8 @@ export interface RunKeys {
   retry_terminal_timeouts?: boolean;
   allow_unsafe_resume?: boolean;
   timeout_s?: number;
+  /** gym's extension for sharded Slurm submits: "I/N" keeps the tasks whose index is I modulo N. */
+  task_shard?: string;
 }
 
 const RUN_KEYS: (keyof RunKeys)[] = [
@@ -43,7 +45,7 @@ const RUN_KEYS: (keyof RunKeys)[] = [
   "max_resident_rollout_tasks", "responses_create_params", "agent_name", "agent_map", "fan_out", "prompt_config", "resume_from_cache",
   "disable_aggregation", "route_failures_to_sidecar", "require_complete", "count_failure_classes_as_zero",
   "count_missing_rollouts_as_zero", "record_omitted_rollouts", "dispatch_budget_s", "drain_margin_s", "dispatch_longest_first",
-  "retry_terminal_timeouts", "allow_unsafe_resume", "timeout_s",
+  "retry_terminal_timeouts", "allow_unsafe_resume", "timeout_s", "task_shard",
 ];
 
 /** Reads the run keys from the resolved tree (interpolations resolved). */
@@ -58,6 +60,17 @@ export function runKeys(resolved: Record<string, unknown>): RunKeys {
     throw new GymError("E_CONFIG", "dispatch_budget_s needs a concurrency bound to be meaningful.", { hint: "Add --concurrency N (or +max_resident_rollout_tasks=N)." });
   }
   return keys as RunKeys;
+}
+
+/** `task_shard=I/N` (0 ≤ I < N): this run collects the tasks whose _ng_task_index is I modulo N. */
+export function parseTaskShard(value: unknown): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(String(value).trim());
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index >= count) {
+    throw new GymError("E_BAD_FLAG_VALUE", `task_shard must be I/N with 0 ≤ I < N, got ${JSON.stringify(value)}.`, { hint: "For example +task_shard=0/4 (the first of four shards)." });
+  }
+  return { index, count };
 }
 
 /** Rollouts in flight when neither bound is set (NeMo Gym would start every rollout at once). */

@@ -27,6 +27,8 @@ export interface MaterializeOptions {
   numRepeats?: number | Record<string, number>;
   /** `num_repeats_add_seed`: seed each repeat through responses_create_params.metadata.extra_body. */
   addSeed?: boolean;
+  /** Keep only the tasks whose index is `index` modulo `count` (task indices stay those of the whole file). */
+  shard?: { index: number; count: number };
   /** Warnings (unused num_repeats keys, overridden agent_refs) go here. */
   warn?: (message: string) => void;
 }
@@ -81,6 +83,7 @@ export async function materialize(source: string, options: MaterializeOptions): 
       row.responses_create_params = { ...((row.responses_create_params as Row | undefined) ?? {}), ...options.responsesCreateParams };
     }
     const taskIndex = typeof task.row._ng_task_index === "number" ? task.row._ng_task_index : dedupeIndex(taskIndexByText, task.text);
+    if (options.shard && taskIndex % options.shard.count !== options.shard.index) return;
     for (let k = 0; k < (repeats[i] as number); k++) {
       const rolloutIndex = rolloutCounter.get(taskIndex) ?? 0;
       rolloutCounter.set(taskIndex, rolloutIndex + 1);

@@ -1,4 +1,5 @@
 /** `gym eval status`: saved progress of a run directory (or of the rollouts file given), read from disk only. */
+import { existsSync } from "node:fs";
 import { defineGymCommand } from "../_command.ts";
 import { EXIT, GymError } from "../../errors.ts";
 import type { StatusEntry } from "../../run/status-read.ts";
@@ -8,12 +9,13 @@ type Doc = Record<string, unknown>;
 export default defineGymCommand({
   meta: { name: "eval status", description: "Show saved run progress" },
   args: {
-    target: { type: "positional", description: "A run directory (lists every *_batch_status.json and batch_status.json), or a rollouts .jsonl file", valueHint: "TARGET" },
+    target: { type: "positional", description: "A run directory (every *_batch_status.json and batch_status.json), a rollouts .jsonl file, or a gym job id from gym eval submit", valueHint: "TARGET" },
     json: { type: "boolean", description: "Print a mapping status path → saved status (with its export receipts) on stdout" },
   },
   examples: [
     "gym eval status results/my-run",
     "gym eval status results/my-run/rollouts.jsonl --json",
+    "gym eval status gym-job-20261016T120000Z-abcdef --json   # from the local submission index; no scheduler contacted",
     "A rollouts file (an extension of NeMo Gym, which takes a directory) reads the <stem>_batch_status.json beside it.",
     "Exit 0 when at least one status was read; 1 when TARGET is missing or holds no readable status.",
   ],
@@ -21,6 +23,15 @@ export default defineGymCommand({
     const target = args.target as string | undefined;
     if (!target) throw new GymError("E_MISSING_ARGUMENT", "gym eval status needs a TARGET: a run directory or a rollouts file.", { hint: "e.g. gym eval status results/my-run" });
     const { readStatusTarget, statusJson } = await import("../../run/status-read.ts");
+    if (/^gym-job-\d{8}T\d{6}Z-[0-9a-f]{6}$/.test(target) && !existsSync(target)) {
+      // A submission: its benchmarks' status files, at the paths it recorded; the scheduler is never asked.
+      const { jobStatusEntries, readIndexEntry } = await import("../../cluster/job-status.ts");
+      const record = readIndexEntry(target);
+      const jobEntries = jobStatusEntries(record);
+      const header = `${record.gym_job_id} (run dir ${record.run_dir}; Slurm jobs ${record.benchmarks.map((b) => `${b.benchmark} ${b.job_id ?? "-"}`).join(", ")})\n`;
+      await print(json ? `${JSON.stringify(statusJson(jobEntries), null, 2)}\n` : header + jobEntries.map(formatEntry).join("\n"));
+      return EXIT.ok;
+    }
     const entries = readStatusTarget(target);
     await print(json ? `${JSON.stringify(statusJson(entries), null, 2)}\n` : entries.map(formatEntry).join("\n"));
     const read = entries.filter((entry) => entry.status !== undefined).length;

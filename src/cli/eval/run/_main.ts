@@ -8,7 +8,7 @@ export interface EvalRunInput {
   output?: string;
 }
 
-export async function evalRun({ options, noServe, output }: EvalRunInput): Promise<number> {
+export async function evalRun({ options, noServe, output: outputFlag }: EvalRunInput): Promise<number> {
   const { componentRoots, resolveConfig, toYaml, isMapping } = await import("../../../config/index.ts");
   const { ServerRegistry } = await import("../../../servers/registry.ts");
   const { registryFromHeadServer } = await import("../../../servers/remote.ts");
@@ -19,14 +19,18 @@ export async function evalRun({ options, noServe, output }: EvalRunInput): Promi
   const { runPaths } = await import("../../../outputs/paths.ts");
   const { JsonlAppender } = await import("../../../jsonl/write.ts");
   const { loadPromptConfig } = await import("../../../datasets/prompt.ts");
+  const { parseTaskShard } = await import("../../../run/setup.ts");
 
-  if (!output) throw new GymError("E_MISSING_ARGUMENT", "gym eval run needs --output (the rollouts JSONL; sidecars are written beside it).", { hint: "For example --output results/rollouts.jsonl, or --output - to stream rollouts to stdout." });
+  const missingOutput = () => new GymError("E_MISSING_ARGUMENT", "gym eval run needs --output (the rollouts JSONL; sidecars are written beside it).", { hint: "For example --output results/rollouts.jsonl, or --output - to stream rollouts to stdout." });
   const warn = (m: string) => process.stderr.write(`Warning: ${m}\n`);
   const info = (m: string) => process.stderr.write(`${m}\n`);
   const config = await resolveConfig(options);
   config.warnings.forEach(warn);
   const resolved = config.resolve() as Record<string, unknown>;
   const keys = runKeys(resolved);
+  // --output, or NeMo Gym's +output_jsonl_fpath=… (what gym eval submit's job scripts pass).
+  const output = outputFlag ?? keys.output_jsonl_fpath;
+  if (!output) throw missingOutput();
   const roots = componentRoots({ searchDirs: options.searchDirs, cwd: options.cwd });
 
   let registry;
@@ -60,16 +64,22 @@ export async function evalRun({ options, noServe, output }: EvalRunInput): Promi
       responsesCreateParams: keys.responses_create_params,
       numRepeats: keys.num_repeats ?? dataset.numRepeats,
       addSeed: keys.num_repeats_add_seed,
+      shard: keys.task_shard === undefined ? undefined : parseTaskShard(keys.task_shard),
       warn,
     });
     const toStdout = output === "-";
     const paths = runPaths(toStdout ? `${(await import("node:os")).tmpdir()}/gym-run-${process.pid}/rollouts.jsonl` : output);
     const stdoutRows = toStdout ? JsonlAppender.open("-") : undefined;
     const controller = new AbortController();
+    // A second Ctrl-C stops at once; a repeated SIGTERM (Slurm signals every process of a job, and the job script
+    // forwards it too) changes nothing: the drain goes on until Slurm's KillWait ends it.
     const onSignal = (signal: string) => {
-      if (controller.signal.aborted) process.exit(130);
-      info(`\n${signal}: no new rollouts start; waiting for the ones in flight (press Ctrl-C again to stop now; --resume finishes the run).`);
-      controller.abort();
+      if (controller.signal.aborted) {
+        if (signal === "SIGINT") process.exit(130);
+        return;
+      }
+      info(`\n${signal}: no new rollouts start; waiting for the ones in flight (${signal === "SIGINT" ? "press Ctrl-C again to stop now; " : ""}--resume finishes the run).`);
+      controller.abort(signal);
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
