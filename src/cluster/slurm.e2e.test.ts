@@ -4,7 +4,7 @@
  * signals every process of the job as Slurm does at walltime (a real 1-minute limit ends jobs only after 67–89 s).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mockModel from "../components/responses_api_models/mock_model/index.ts";
@@ -29,6 +29,7 @@ const env = () => ({ XDG_CACHE_HOME: join(dir, "cache"), GYM_E2E_SECRET: SECRET 
 beforeAll(async () => {
   await ensureBinary();
   dir = mkdtempSync(join(tmpdir(), "gym-slurm-e2e-"));
+  mkdirSync(join(dir, "single"));
   mock = await serve((await mockModel({ model: "mock", latency_ms: 1 }, context as never)).fetch);
   slowMock = await serve((await mockModel({ model: "mock", latency_ms: 40 }, context as never)).fetch);
 }, 120_000);
@@ -58,6 +59,15 @@ async function submit(name: string, benchmarks: Record<string, unknown>, driver:
   if (r.code !== 0) throw new Error(`submit failed (${r.code}): ${r.stderr}`);
   const record = JSON.parse(r.stdout);
   return { id: record.gym_job_id as string, record, runDir: record.run_dir as string, stderr: r.stderr };
+}
+
+/** A run/prepare mapping as the `+a.b=v` tokens the job script passes (values as YAML flow). */
+function flat(tree: Record<string, unknown>, prefix = ""): string[] {
+  return Object.entries(tree).flatMap(([k, v]) => {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === "object" && !Array.isArray(v)) return flat(v as Record<string, unknown>, key);
+    return [`+${key}=${Array.isArray(v) ? `[${v.join(",")}]` : String(v)}`];
+  });
 }
 
 describe("gym eval submit on a real Slurm cluster", () => {
@@ -137,6 +147,30 @@ describe("gym eval submit on a real Slurm cluster", () => {
     expect(all.length).toBe(160);
     expect(new Set(all).size).toBe(160);
     expect(existsSync(join(bench, ".gym_infra_retries"))).toBe(false); // a walltime segment spends no infrastructure retry
+  }, 180_000);
+
+  slurmTest("a sharded submit (array of --disable-aggregation shards + one aggregate job) merges to a single-machine run's metrics", async () => {
+    const bench = arithmetic(mock.url, {}, 30);
+    const started = performance.now();
+    const { record, runDir } = await submit("sharded", { e2e_shards: { ...bench, shards: 3 } });
+    expect(record.benchmarks[0]).toMatchObject({ shards: 3, aggregate_job_id: expect.stringMatching(/^\d+$/) });
+    const merged = join(runDir, "e2e_shards/artifacts/rollouts_aggregate_metrics.json");
+    await waitForNames(["gym-e2e_shards", "gym-e2e_shards-aggregate"], 120_000);
+    const clusterSeconds = (performance.now() - started) / 1000;
+    expect(existsSync(merged)).toBe(true);
+    for (const shard of [0, 1, 2]) expect(lines(join(runDir, `e2e_shards/artifacts/shard-${shard}/rollouts.jsonl`)).length).toBe(40);
+    // The same benchmark on this machine, in one process.
+    const local = join(dir, "single");
+    const localStart = performance.now();
+    const prep = await gym(["eval", "prepare", ...flat(bench.prepare)], { cwd: local, env: env() });
+    expect(prep.code).toBe(0);
+    const run = await gym(["eval", "run", "--output", "single/rollouts.jsonl", ...flat(bench.run)], { cwd: local, env: env() });
+    expect(run.code).toBe(0);
+    const localSeconds = (performance.now() - localStart) / 1000;
+    console.warn(`sharded submit → merged metrics: ${clusterSeconds.toFixed(1)} s on Slurm (3 shards + aggregate); ${localSeconds.toFixed(1)} s as one local run`);
+    const mergedRows = ids(lines(join(runDir, "e2e_shards/artifacts/rollouts.jsonl"))).sort();
+    expect(mergedRows).toEqual(ids(lines(join(local, "single/rollouts.jsonl"))).sort());
+    expect(JSON.parse(readFileSync(merged, "utf8"))).toEqual(JSON.parse(readFileSync(join(local, "single/rollouts_aggregate_metrics.json"), "utf8")));
   }, 180_000);
 
   slurmTest("sbatch failing for one benchmark records its error and submits the others", async () => {

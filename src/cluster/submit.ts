@@ -2,12 +2,12 @@
 import * as fs from "node:fs";
 import { hostname, tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
-import { maskSecrets, toYaml } from "../config/index.ts";
+import { toYaml } from "../config/index.ts";
 import { GymError } from "../errors.ts";
 import type { SubmitConfig } from "./config.ts";
 import { connect, missingMounts, type Connection } from "./connection.ts";
 import { hostSecrets } from "./env.ts";
-import type { LoadedSubmit } from "./load.ts";
+import { maskForRecord, type LoadedSubmit } from "./load.ts";
 import { newGymJobId, writeIndexEntry, type BenchmarkRecord, type JobRecord } from "./records.ts";
 import { renderAggregateScript, renderJobScript, type ScriptContext } from "./script.ts";
 import { shq } from "./shell.ts";
@@ -37,7 +37,12 @@ export function renderRun(config: SubmitConfig, runDir: string, gymJobId: string
 }
 
 /** Stands in `<host:VAR>` for every host value, so a preview never prints a secret. */
-export const maskedShell = new Proxy({}, { get: (_t, name) => (typeof name === "string" ? `<host:${name}>` : undefined) }) as NodeJS.ProcessEnv;
+export const maskedShell = standIn("host");
+
+/** An environment whose every variable reads `<kind:NAME>`: what a preview shows instead of values. */
+export function standIn(kind: string): NodeJS.ProcessEnv {
+  return new Proxy({}, { get: (_t, name) => (typeof name === "string" ? `<${kind}:${name}>` : undefined), has: () => true }) as NodeJS.ProcessEnv;
+}
 
 export async function submit(options: SubmitOptions): Promise<JobRecord | null> {
   const { config, tree } = options.loaded;
@@ -96,7 +101,7 @@ export async function submit(options: SubmitOptions): Promise<JobRecord | null> 
       else options.info(`submitted ${b.benchmark} → Slurm job ${b.job_id ?? "(job ID unavailable)"}${b.aggregate_job_id ? ` (aggregate job ${b.aggregate_job_id})` : ""}`);
     }
     writeIndexEntry(record, options.warn, shell);
-    await writeRecords(conn, runDir, record, toYaml(maskSecrets(tree)));
+    await writeRecords(conn, runDir, record, toYaml(maskForRecord(tree)));
     return record;
   } finally {
     conn.close();

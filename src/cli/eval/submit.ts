@@ -27,12 +27,13 @@ export default defineGymCommand({
     const warn = (m: string) => process.stderr.write(`Warning: ${m}\n`);
     const info = (m: string) => process.stderr.write(`${m}\n`);
     warn("gym eval submit is experimental.");
-    const [{ loadSubmitConfig }, { submit }, { VERSION }] = await Promise.all([import("../../cluster/load.ts"), import("../../cluster/submit.ts"), import("../version.ts")]);
-    const loaded = loadSubmitConfig(file, overrides);
+    const [{ loadSubmitConfig }, { submit, standIn }, { VERSION }] = await Promise.all([import("../../cluster/load.ts"), import("../../cluster/submit.ts"), import("../version.ts")]);
+    const preview = !!args["dry-run"] && !args["resolve-only"];
+    const loaded = loadSubmitConfig(file, overrides, process.env, preview ? standIn("env") : process.env);
     loaded.warnings.forEach(warn);
     if (args["resolve-only"]) {
-      const { toYaml, maskSecrets } = await import("../../config/index.ts");
-      const tree = maskSecrets(loaded.tree);
+      const [{ toYaml }, { maskForRecord }] = await Promise.all([import("../../config/index.ts"), import("../../cluster/load.ts")]);
+      const tree = maskForRecord(loaded.tree);
       await print(json ? `${JSON.stringify(tree)}\n` : toYaml(tree));
       return 0;
     }
