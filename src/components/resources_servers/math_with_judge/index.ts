@@ -1,0 +1,65 @@
+/**
+ * math_with_judge: math-verify 0.8.0's verdict (the port in ../_math_verify) on the joined output text against
+ * `\boxed{expected_answer}`, with NeMo Gym's response fields, time limit, concurrency cap and metrics.
+ * The judge path (`should_use_judge: true` and library_reward ≤ 0.5) is not built yet: such a config is refused.
+ */
+import type { JsonObject } from "../../../protocol/responses.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
+import { computePassMajorityMetrics, highestKMetrics } from "../../../metrics/pass-k.ts";
+import { outputText } from "../_common/output.ts";
+import { VerifierPool } from "../_math_verify/pool.ts";
+
+export interface MathWithJudgeConfig extends JsonObject {
+  judge_model_server: JsonObject;
+  judge_responses_create_params: JsonObject;
+  should_use_judge: boolean;
+  library_verifier_timeout_seconds: number;
+  library_verifier_max_concurrency: number;
+}
+
+export default defineResourcesServer<MathWithJudgeConfig, { pool: VerifierPool }>({
+  name: "math_with_judge",
+  className: "LibraryJudgeMathResourcesServer",
+  reverifyMode: "stateless",
+  config: {
+    fields: {
+      judge_model_server: py.dict(),
+      judge_responses_create_params: py.dict(),
+      should_use_judge: py.withDefault(py.bool(), () => true),
+      library_verifier_timeout_seconds: py.withDefault(py.float(), () => 10.0),
+      library_verifier_max_concurrency: py.withDefault(py.int(), () => 32),
+    },
+  },
+  createState: (config) => {
+    if (config.should_use_judge)
+      throw new Error("math_with_judge: should_use_judge: true needs the LLM judge path, which this build does not have yet; set should_use_judge: false (every NeMo Gym math benchmark does)");
+    return { pool: new VerifierPool(config.library_verifier_timeout_seconds, config.library_verifier_max_concurrency) };
+  },
+  verify: {
+    request: { fields: { question: py.str(), expected_answer: py.str() } },
+    response: ["expected_answer", "extracted_answer", "library_reward", "judge_evaluations"],
+    async handler(body, { state }) {
+      const text = outputText(body.response as JsonObject);
+      const verdict = await state.pool.verify(body.expected_answer as string, text);
+      return { reward: verdict.reward, expected_answer: body.expected_answer, extracted_answer: verdict.extracted_answer, library_reward: verdict.reward, judge_evaluations: null };
+    },
+  },
+  computeMetrics: (tasks) =>
+    computePassMajorityMetrics(tasks, {
+      scoreFn: (r) => {
+        const scores: Record<string, number> = {};
+        if ("library_reward" in r) scores.symbolic_accuracy = Number(r.library_reward);
+        if (r.judge_evaluations !== undefined && r.judge_evaluations !== null) scores.judge_accuracy = Number(r.reward);
+        return scores;
+      },
+      answerKey: "extracted_answer",
+    }).metrics,
+  keyMetrics(agentMetrics) {
+    const key: JsonObject = {};
+    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
+    Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
+    Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", undefined, ["no_answer"]));
+    Object.assign(key, highestKMetrics(agentMetrics, "majority@{k}", undefined, ["no_answer"]));
+    return key;
+  },
+});
