@@ -13,7 +13,7 @@ const started = performance.now();
 await import("./embed.ts");
 const tmp = `dist/.gym.${process.pid}`;
 // Workers are extra entrypoints: the binary carries only what is listed here.
-await $`bun build src/main.ts src/stages/aggregate/hash-worker.ts src/stages/aggregate/worker.ts src/stages/aggregate/lines-worker.ts --compile --minify --bytecode --format=esm --sourcemap=none ${target ? ["--target", target] : []} --outfile ${tmp}`.quiet();
+await $`bun build src/main.ts src/stages/aggregate/hash-worker.ts src/stages/aggregate/worker.ts src/stages/aggregate/lines-worker.ts src/components/resources_servers/_math_verify/verify-worker.ts --compile --minify --bytecode --format=esm --sourcemap=none ${target ? ["--target", target] : []} --outfile ${tmp}`.quiet();
 chmodSync(tmp, 0o755);
 copyFileSync(tmp, `${tmp}.ng`);
 chmodSync(`${tmp}.ng`, 0o755);
