@@ -41,6 +41,7 @@ export type GymErrorCode =
   | "E_RESUME_DRIFT"
   | "E_INCOMPLETE"
   | "E_CHECK_FAILED"
+  | "E_SANDBOX"
   | "E_INTERNAL";
 
 const USAGE_CODES = new Set<GymErrorCode>([
