@@ -54,3 +54,4 @@ export async function openSandbox(mode: SandboxMode = "bwrap", who = "this serve
   const context: RunContext = { info, pool, unsandboxed: mode === "unsafe_no_sandbox" };
   return { info, mode, run: (request) => runSandboxed(context, request) };
 }
+export { runPythonHarness, type HarnessOutcome } from "./harness.ts";
