@@ -30,6 +30,10 @@ describe("the compiled binary's shell", () => {
     expect(report.runtime).toBe("bun");
     expect(report.system.cpus).toBeGreaterThan(0);
     expect(Object.keys(report.dependencies)).toEqual(["citty", "consola", "hono", "ofetch", "valibot", "yaml"]);
+    // The code sandbox and interpreter: bubblewrap or a reason there is none; python3 resolved past shims.
+    expect(["bwrap", "none"]).toContain(report.sandbox.kind);
+    expect(report.sandbox.kind === "bwrap" ? report.sandbox.bwrap.version : report.sandbox.reason).toBeTruthy();
+    if (report.python) expect(report.python.version).toMatch(/^3\./);
   });
 
   test("an unknown command gets the choices and a non-zero exit", async () => {
@@ -91,6 +95,9 @@ describe("Deno runs the same sources", () => {
     const report = JSON.parse(r.stdout);
     expect(report.runtime).toBe("deno");
     expect(report.nemo_gym).toBe("0.7.0");
+    // Deno spawns the probes through node:child_process: the same sandbox and interpreter as under Bun.
+    const underBun = JSON.parse((await run([process.execPath, "src/main.ts", "--version", "--json"])).stdout);
+    expect([report.sandbox, report.python]).toEqual([underBun.sandbox, underBun.python]);
   }, 60_000);
 
   test("the main job runs: eval run with the embedded default writes the same rewards as under Bun", async () => {

@@ -54,12 +54,13 @@ export function bwrapArgv(plan: BwrapPlan): string[] {
     if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(dir), dir);
     else if (stat.isDirectory()) args.push("--ro-bind", dir, dir);
   }
-  const made = new Set<string>();
+  // /tmp first: an interpreter that lives under the host /tmp (a venv) is bound on top of it, not hidden by it.
+  args.push("--perms", "1777", "--size", String(plan.tmpBytes), "--tmpfs", "/tmp");
+  const made = new Set<string>(["/tmp"]);
   for (const path of plan.readOnlyRoots) {
     if (underSystemDir(path) || !existsSync(path)) continue;
     args.push(...ancestors(path, made), "--ro-bind", path, path);
   }
-  args.push("--perms", "1777", "--size", String(plan.tmpBytes), "--tmpfs", "/tmp");
   for (const bind of plan.binds) args.push(...ancestors(bind.path, made), "--ro-bind", bind.host, bind.path);
   args.push("--chdir", "/tmp", "--clearenv");
   const env = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/tmp", LANG: "C.UTF-8", TMPDIR: "/tmp", ...plan.env };

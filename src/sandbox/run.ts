@@ -92,11 +92,15 @@ async function readCapped(stream: ReadableStream<Uint8Array>, budget: { left: nu
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    if (budget.left <= 0) continue; // drain (the process is being killed) without keeping more
-    const kept = value.length > budget.left ? value.subarray(0, budget.left) : value;
+    if (value.length > budget.left) {
+      // Past the budget: keep what fits, kill, and drain the rest without keeping it.
+      if (budget.left > 0) chunks.push(value.subarray(0, budget.left));
+      budget.left = 0;
+      onOver();
+      continue;
+    }
     budget.left -= value.length;
-    chunks.push(kept);
-    if (budget.left < 0) onOver();
+    chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
@@ -120,7 +124,8 @@ export async function runSandboxed(context: RunContext, request: SandboxRequest)
           readOnlyRoots: request.readOnlyRoots ?? [],
           binds: folder ? [{ host: folder, path: "/sandbox" }] : [],
           tmpBytes: limits.tmpBytes,
-          env: request.env ?? {},
+          // A tag a test sets on gym to find every process of its runs afterwards (by /proc/<pid>/environ).
+          env: { ...(process.env.GYM_SANDBOX_TAG ? { GYM_SANDBOX_TAG: process.env.GYM_SANDBOX_TAG } : {}), ...request.env },
           argv: request.argv,
         });
     const argv = [...enterCgroups(slot), ...prlimitArgs(context, limits), ...inner];
