@@ -9,7 +9,7 @@ import { Semaphore } from "../../../jsonl/concurrency.ts";
 import { addAvgSampleStdDev, computePassMajorityMetrics, computeSubsetMetrics, highestKMetrics } from "../../../metrics/pass-k.ts";
 import { pyFloat } from "../../../metrics/pyjson.ts";
 import { openSandbox, requirePython, sandboxMode, type PythonInfo, type Sandbox } from "../../../sandbox/index.ts";
-import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
 import { extractCode, hasReasoningFormatViolation } from "./extract.ts";
 import { allPassed, gradeProgram, programMemoryBytes, type UnitTests } from "./grade.ts";
