@@ -3,9 +3,9 @@
 const pascal = (name: string) => name.replace(/(^|[_.-])([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
 
 /** `resources_servers/NAME/…` in gym's TypeScript layout. `sdk` is the import specifier of server-sdk.ts. */
-export function resourcesServerFiles(name: string, sdk: string): Record<string, string> {
+export function resourcesServerFiles(name: string, sdk: string, forWorkload = false): Record<string, string> {
   const dir = `resources_servers/${name}`;
-  return {
+  const files: Record<string, string> = {
     [`${dir}/index.ts`]: `/** ${name}: a resources server scaffolded by \`gym env init\`. Replace the scoring in verify.handler with your own. */
 import { defineResourcesServer, py } from "${sdk}";
 
@@ -47,7 +47,7 @@ export const taskData = v.object({
       entrypoint: index.ts
       domain: other
       description: TODO describe what ${name} verifies
-${name}_simple_agent:
+${forWorkload ? "" : `${name}_simple_agent:
   responses_api_agents:
     simple_agent:
       entrypoint: app.py
@@ -69,7 +69,7 @@ ${name}_simple_agent:
       - name: example
         type: example
         jsonl_fpath: resources_servers/${name}/data/example.jsonl
-`,
+`}`,
     [`${dir}/data/example.jsonl`]: [
       { responses_create_params: { input: [{ role: "user", content: "What is the capital of France? Answer with one word." }] }, expected_answer: "Paris" },
       { responses_create_params: { input: [{ role: "user", content: "What is 2 + 3? Answer with the number only." }] }, expected_answer: "5" },
@@ -103,8 +103,24 @@ test("${name}: an exact answer scores 1, anything else 0", async () => {
   expect(((await (await verify("Lyon")).json()) as { reward: number }).reward).toBe(0);
 });
 `,
-    [`${dir}/README.md`]: `# ${name}\n\nA resources server scaffolded by \`gym env init --resources-server ${name}\`.\n\n- \`index.ts\`: the server; \`verify\` turns a rollout into a reward.\n- \`task_data.ts\`: the fields of a task row (\`gym env schema --resources-server ${name}\`).\n- \`configs/${name}.yaml\`: the server and a simple_agent with train, validation and example slots.\n- \`data/example.jsonl\`: example tasks (\`gym dataset collate --resources-server ${name} --mode example_validation --output-dir out\`).\n\nRun its test with \`bun test resources_servers/${name}\`; list it with \`gym list resources-servers --search-dir .\`.\n`,
+    [`${dir}/README.md`]: `# ${name}\n\nA resources server scaffolded by \`gym env init --resources-server ${name}\`.\n\n- \`index.ts\`: the server; \`verify\` turns a rollout into a reward.\n- \`task_data.ts\`: the fields of a task row (\`gym env schema --resources-server ${name}\`).\n- \`configs/${name}.yaml\`: the server and a simple_agent with train, validation and example slots.\n- \`data/example.jsonl\`: example tasks (\`gym dataset collate --resources-server ${name} --mode example_validation --output-dir out\`).\n\nRun its test with \`gym env test --resources-server ${name} --search-dir .\`; list it with \`gym list resources-servers --search-dir .\`.\n`,
+    [`${dir}/tests/verifier_cases.jsonl`]: verifierCases(),
   };
+  return files;
+}
+
+/** The verifier fixture \`gym env test NAME\` runs: a full-reward, a zero-reward and a malformed case. */
+function verifierCases(): string {
+  const request = (text: string, extra: Record<string, unknown>) => ({
+    responses_create_params: { input: [{ role: "user", content: "What is the capital of France? Answer with one word." }] },
+    response: { id: "fixture_response", created_at: 0, model: "fixture", object: "response", parallel_tool_calls: true, tool_choice: "auto", tools: [], output: [{ id: "fixture_message", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }] },
+    ...extra,
+  });
+  return [
+    { expected_reward: 1, kind: "full_reward", name: "exact_answer", request: request("Paris", { expected_answer: "Paris" }) },
+    { expected_reward: 0, kind: "zero_reward", name: "wrong_answer", request: request("Lyon", { expected_answer: "Paris" }) },
+    { expected_error: "expected_answer", kind: "malformed", name: "missing_expected_answer", request: request("Paris", {}) },
+  ].map((c) => `${JSON.stringify(c)}\n`).join("");
 }
 
 export interface WorkloadOptions {
@@ -137,6 +153,7 @@ modality: text
 authors:
   - TODO your name
 licensing: unknown
+determinism: unknown
 reward:
   range: [${o.reward.range[0]}, ${o.reward.range[1]}]
   higher_is_better: ${o.reward.higher_is_better}
@@ -162,7 +179,7 @@ ${o.name}_agent:
 ${dataset.replace(/^/gm, "      ").trimEnd()}
 `,
     [`${dir}/README.md`]: `# ${o.name}\n\nA manifest-backed ${o.kind} scaffolded by \`gym env init --${o.kind} ${o.name}\`. Fill in the TODOs in manifest.yaml, then \`gym list ${tree} ${o.name} --search-dir .\`.\n`,
-    [`${dir}/data/example.jsonl`]: `${JSON.stringify({ task_id: `${o.name}-1`, question: "What is the capital of France? Answer with one word.", expected_answer: "Paris" })}\n`,
+    [`${dir}/data/example.jsonl`]: `${JSON.stringify({ task_id: `${o.name}-1`, question: "What is the capital of France? Answer with one word.", expected_answer: "Paris", responses_create_params: { input: [{ role: "user", content: "What is the capital of France? Answer with one word." }] } })}\n`,
   };
   if (benchmark) {
     files[`${dir}/data/source.jsonl`] = `${JSON.stringify({ task_id: `${o.name}-1`, question: "What is 2 + 3? Answer with the number only.", expected_answer: "5" })}\n`;

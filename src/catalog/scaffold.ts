@@ -68,6 +68,6 @@ export function scaffoldWorkload(cwd: string, o: Omit<WorkloadOptions, "verifier
     verifierInstance: o.reuseVerifier ? o.reuseVerifier : `${o.name}_resources_server`,
     reward: o.reward ?? { range: [0, 1], higher_is_better: true },
   });
-  if (!o.reuseVerifier) Object.assign(files, resourcesServerFiles(o.name, sdkSpecifier(join(cwd, "resources_servers", o.name))));
+  if (!o.reuseVerifier) Object.assign(files, resourcesServerFiles(o.name, sdkSpecifier(join(cwd, "resources_servers", o.name)), true));
   return writeScaffold(cwd, files);
 }

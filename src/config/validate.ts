@@ -30,7 +30,7 @@ function describe(config: ResolvedConfig): string[] {
  * (listed in one warning). With `strict`, nothing is stood in: every undefined value is an error.
  * Throws nothing for config problems: they come back as `valid: false` with the GymError in `error`.
  */
-export async function validateConfig(options: ResolveConfigOptions & { strict?: boolean }): Promise<{ report: ValidationReport; error?: GymError }> {
+export async function validateConfig(options: ResolveConfigOptions & { strict?: boolean }): Promise<{ report: ValidationReport; config?: ResolvedConfig; error?: GymError }> {
   const strict = options.strict ?? false;
   const report: ValidationReport = { valid: false, strict, config_paths: [], files: [], server_instances: [], placeholders: [], warnings: [] };
   try {
@@ -59,7 +59,7 @@ export async function validateConfig(options: ResolveConfigOptions & { strict?: 
       report.warnings.push(placeholdersWarning(report.placeholders));
     }
     report.valid = true;
-    return { report };
+    return { report, config };
   } catch (error) {
     if (!isGymError(error)) throw error;
     report.error = { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
