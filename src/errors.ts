@@ -33,6 +33,8 @@ export type GymErrorCode =
   | "E_INPUT_JSON"
   | "E_INPUT_TRUNCATED"
   | "E_INPUT_SCHEMA"
+  | "E_INPUT_EMPTY"
+  | "E_USER_MODULE"
   | "E_OUTPUT_EXISTS"
   | "E_IO"
   | "E_SERVER"

@@ -8,7 +8,7 @@ import { rootViews } from "./components.ts";
 import { toJsonSchema } from "./json-schema.ts";
 import { checkManifest } from "./manifest.ts";
 import { scaffoldResourcesServer, scaffoldWorkload } from "./scaffold.ts";
-import { findTaskDataModule } from "./task-data.ts";
+import { findTaskDataSchema } from "./task-data.ts";
 import { listComponents } from "./views.ts";
 import * as v from "valibot";
 
@@ -23,6 +23,7 @@ describe("env init --resources-server", () => {
       "resources_servers/my_checker/index.ts",
       "resources_servers/my_checker/my_checker.test.ts",
       "resources_servers/my_checker/task_data.ts",
+      "resources_servers/my_checker/tests/verifier_cases.jsonl",
     ]);
     const run = spawnSync(process.execPath, ["test", "resources_servers/my_checker"], { cwd, encoding: "utf8" });
     expect(run.stderr).toContain("1 pass");
@@ -31,8 +32,8 @@ describe("env init --resources-server", () => {
     const servers = await listComponents("resources-servers", rootViews({ searchDirs: [cwd], cwd, env: {} }));
     expect(servers.json).toContainEqual({ name: "my_checker", domain: "other", description: "TODO describe what my_checker verifies" });
 
-    const found = await findTaskDataModule("my_checker", [cwd], cwd);
-    expect(toJsonSchema(found!.schema as never)).toMatchObject({ type: "object", required: ["expected_answer"], properties: { expected_answer: { type: "string" } } });
+    const found = await findTaskDataSchema("my_checker", [cwd], cwd);
+    expect(found!.schema).toMatchObject({ type: "object", required: ["expected_answer"], properties: { expected_answer: { type: "string" } } });
     // A second init leaves the existing folder alone.
     expect(scaffoldResourcesServer(cwd, "my_checker").existed).toBe(join(cwd, "resources_servers/my_checker"));
   });

@@ -6,10 +6,14 @@ import { builtinDir } from "../config/builtin-files.ts";
 import { componentRoots } from "../config/index.ts";
 import { GymError } from "../errors.ts";
 import { isCompiledBinary, runBunTest } from "../runtime/test-runner.ts";
+import { findCheckout } from "./dev-tests.ts";
 
 /** The folders of `resources_servers/NAME` under the roots that hold tests (`*.test.ts`), first root first. */
 export function serverTestFolders(name: string | undefined, searchDirs: string[], cwd = process.cwd()): string[] {
-  const dirs = componentRoots({ searchDirs, cwd }).map((r) => (r.kind === "dir" ? resolve(cwd, r.path) : builtinDir)).filter((d): d is string => Boolean(d));
+  // Built-ins' tests ship with the source: the checkout this gym runs from, or the one around the cwd.
+  const checkout = findCheckout(cwd);
+  const builtins = builtinDir ?? (checkout ? join(checkout, "src", "components") : undefined);
+  const dirs = componentRoots({ searchDirs, cwd }).map((r) => (r.kind === "dir" ? resolve(cwd, r.path) : builtins)).filter((d): d is string => Boolean(d));
   const folders: string[] = [];
   const seen = new Set<string>();
   for (const dir of dirs) {
@@ -33,7 +37,7 @@ function hasTests(folder: string): boolean {
 export async function runServerTests(name: string | undefined, folders: string[]): Promise<number> {
   if (folders.length === 0) {
     throw new GymError("E_INPUT_NOT_FOUND", name ? `No tests found for resources server '${name}' (no *.test.ts under resources_servers/${name}/ in any root).` : "No resources server with tests was found under the roots.", {
-      hint: isCompiledBinary() && !name ? "Built-in servers' tests ship with gym's source, not the binary: run `gym dev test` in a checkout." : "Pass --search-dir to the folder that holds resources_servers/, or add a NAME.test.ts beside the server's index.ts.",
+      hint: isCompiledBinary() && !findCheckout() ? "A built-in server's tests ship with gym's source, not the binary: run this inside a gym checkout (or `gym dev test` there); your own servers need --search-dir." : "Pass --search-dir to the folder that holds resources_servers/, or add a NAME.test.ts beside the server's index.ts.",
     });
   }
   const work = mkdtempSync(join(tmpdir(), "gym-env-test-"));

@@ -30,6 +30,7 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
       validate: { description: "Check a workload or config offline (manifest, structure, servers, datasets)", load: () => import("./env/validate.ts") },
       test: { description: "Exercise a workload's verifier fixture, or run resources-server tests", load: () => import("./env/test.ts") },
       publish: { description: "Run the local publication check of a workload", load: () => import("./env/publish.ts") },
+      packages: { description: "List the packages a resources server runs on", load: () => import("./env/packages.ts") },
       start: { description: "Start the configured servers (agents, models, resources) and the head server", load: () => import("./env/start.ts") },
       status: { description: "Show the running servers and their health", load: () => import("./env/status.ts") },
     },
@@ -54,6 +55,7 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
   dev: {
     description: "Contributor helpers",
     commands: {
+      test: { description: "Run gym's unit tests with coverage reporting (in a source checkout)", load: () => import("./dev/test.ts") },
       compare: { description: "Per-task parity report between two rollout files (migration aid)", load: () => import("./dev/compare.ts") },
     },
   },

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { importFile, provideModule } from "../runtime/user-modules.ts";
 import { SERVER_TYPES, type ServerType } from "./instances.ts";
 import type { ServerCatalog, ServerFactory } from "./registry.ts";
+import { checkServerExport, userModuleError } from "./user-module-errors.ts";
 
 /** The bare specifier scaffolded servers import when written outside a gym checkout. */
 export const SDK_SPECIFIER = "gym/server-sdk";
@@ -22,7 +23,11 @@ export function userCatalogs(rootDirs: string[]): Partial<Record<ServerType, Ser
       for (const name of readdirSync(dir)) {
         const entry = join(dir, name, "index.ts");
         if (catalog[name] || !existsSync(entry)) continue;
-        catalog[name] = () => importUserModule<{ default: ServerFactory }>(entry);
+        catalog[name] = async () => {
+          const module = await importUserModule<{ default: ServerFactory }>(entry);
+          checkServerExport(entry, module as unknown as Record<string, unknown>);
+          return module;
+        };
       }
     }
     if (Object.keys(catalog).length > 0) catalogs[type] = catalog;
@@ -33,7 +38,11 @@ export function userCatalogs(rootDirs: string[]): Partial<Record<ServerType, Ser
 /** Imports a user's TypeScript module (a server, its task_data.ts) with `gym/server-sdk` available to it. */
 export async function importUserModule<T>(path: string): Promise<T> {
   provideModule(SDK_SPECIFIER, { ...(await import("./sdk.ts")) });
-  return importFile<T>(path);
+  try {
+    return await importFile<T>(path);
+  } catch (error) {
+    throw userModuleError(path, error);
+  }
 }
 
 /** Built-in catalogs with the user's servers laid over them (a user's folder of the same name wins, as roots do). */

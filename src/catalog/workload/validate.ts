@@ -89,5 +89,5 @@ async function syncManifest(workload: Workload, differences: Record<string, unkn
     if (value === null) doc.delete(field);
     else doc.set(field, doc.createNode(value));
   }
-  writeFileAtomic(workload.view.shown(workload.manifestRel), doc.toString());
+  writeFileAtomic(workload.view.shown(workload.manifestRel), doc.toString({ flowCollectionPadding: false }));
 }

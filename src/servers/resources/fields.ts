@@ -3,11 +3,14 @@ import type { FastApiErrorEntry } from "../../protocol/verify.ts";
 import type { JsonObject } from "../../protocol/responses.ts";
 
 type Loc = (string | number)[];
+export type JsonSchema = Record<string, unknown>;
 type Check = (value: unknown, loc: Loc, issues: FastApiErrorEntry[]) => unknown;
 
 /** One declared field: how to check/coerce it, and what a missing value becomes. */
 export interface Field {
   readonly check: Check;
+  /** The field as JSON Schema (what `gym env schema` prints for a task row). */
+  readonly schema: JsonSchema;
   /** Present when the field may be missing; called to make the default (like `default_factory`). */
   readonly fallback?: () => unknown;
 }
@@ -31,11 +34,12 @@ const FALSE_WORDS = new Set(["0", "off", "f", "false", "n", "no"]);
 /** Field constructors; each mirrors a pydantic annotation in lax mode. */
 export const py = {
   str(): Field {
-    return { check: (x, loc, out) => (typeof x === "string" ? x : issue(out, "string_type", loc, "Input should be a valid string", x)) };
+    return { schema: { type: "string" }, check: (x, loc, out) => (typeof x === "string" ? x : issue(out, "string_type", loc, "Input should be a valid string", x)) };
   },
   /** `int`: ints, floats without a fraction, bools and integer strings are accepted. */
   int(): Field {
     return {
+      schema: { type: "integer" },
       check: (x, loc, out) => {
         if (typeof x === "boolean") return x ? 1 : 0;
         if (typeof x === "number") {
@@ -55,6 +59,7 @@ export const py = {
   /** `float`: numbers, bools and numeric strings. */
   float(): Field {
     return {
+      schema: { type: "number" },
       check: (x, loc, out) => {
         if (typeof x === "number") return x;
         if (typeof x === "boolean") return x ? 1 : 0;
@@ -71,6 +76,7 @@ export const py = {
   /** `bool`: booleans, 0/1 and the usual words ("yes", "off", …). */
   bool(): Field {
     return {
+      schema: { type: "boolean" },
       check: (x, loc, out) => {
         if (typeof x === "boolean") return x;
         if (x === 0 || x === 1) return x === 1;
@@ -90,6 +96,7 @@ export const py = {
     const quoted = values.map((s) => `'${s}'`);
     const expected = quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}` : quoted[0]!;
     return {
+      schema: { type: "string", enum: [...values] },
       check: (x, loc, out) =>
         typeof x === "string" && values.includes(x)
           ? x
@@ -99,6 +106,7 @@ export const py = {
   /** `list[item]`. */
   list(item: Field): Field {
     return {
+      schema: { type: "array", items: item.schema },
       check: (x, loc, out) => {
         if (!Array.isArray(x)) return issue(out, "list_type", loc, "Input should be a valid list", x);
         const before = out.length;
@@ -109,11 +117,12 @@ export const py = {
   },
   /** `dict[str, Any]` (values unchecked). */
   dict(): Field {
-    return { check: (x, loc, out) => (isObject(x) ? x : issue(out, "dict_type", loc, "Input should be a valid dictionary", x)) };
+    return { schema: { type: "object" }, check: (x, loc, out) => (isObject(x) ? x : issue(out, "dict_type", loc, "Input should be a valid dictionary", x)) };
   },
   /** `dict[str, value]`: every value checked. */
   dictOf(item: Field): Field {
     return {
+      schema: { type: "object", additionalProperties: item.schema },
       check: (x, loc, out) => {
         if (!isObject(x)) return issue(out, "dict_type", loc, "Input should be a valid dictionary", x);
         const before = out.length;
@@ -125,15 +134,15 @@ export const py = {
   },
   /** `Any`. */
   any(): Field {
-    return { check: (x) => x };
+    return { schema: {}, check: (x) => x };
   },
   /** `Optional[inner] = default`: null is accepted, a missing key takes the default. */
   optional(inner: Field, fallback: () => unknown = () => null): Field {
-    return { check: (x, loc, out) => (x === null ? null : inner.check(x, loc, out)), fallback };
+    return { schema: { anyOf: [inner.schema, { type: "null" }], default: fallback() ?? null }, check: (x, loc, out) => (x === null ? null : inner.check(x, loc, out)), fallback };
   },
   /** `inner = default` (not nullable): a missing key takes the default. */
   withDefault(inner: Field, fallback: () => unknown): Field {
-    return { check: inner.check, fallback };
+    return { schema: { ...inner.schema, default: fallback() }, check: inner.check, fallback };
   },
 };
 
@@ -152,4 +161,18 @@ export function validateModel(spec: ModelSpec, body: JsonObject, loc: Loc = ["bo
   }
   if (spec.extra === "allow") for (const key in body) if (!Object.hasOwn(spec.fields, key)) value[key] = body[key];
   return { value, issues };
+}
+
+/** A model's fields as one JSON Schema object: declared properties in order, required where there is no default. */
+export function modelJsonSchema(specs: (ModelSpec | undefined)[]): { type: "object"; properties: Record<string, JsonSchema>; required: string[]; additionalProperties: boolean } {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const spec of specs) {
+    for (const [key, field] of Object.entries(spec?.fields ?? {})) {
+      if (key in properties) continue;
+      properties[key] = field.schema;
+      if (!field.fallback) required.push(key);
+    }
+  }
+  return { type: "object", properties, required, additionalProperties: true };
 }

@@ -9,7 +9,7 @@ import { pyFloat } from "../../metrics/pyjson.ts";
 import { pyJson } from "./json.ts";
 import { jsonRoute, type RouteRequest } from "../routes.ts";
 import { aggregateRoute, type MetricsHooks } from "./metrics.ts";
-import { validateModel, type ModelSpec } from "./fields.ts";
+import { modelJsonSchema, validateModel, type ModelSpec } from "./fields.ts";
 import { sessionCookieName } from "../session.ts";
 
 export { py, type Field, type ModelSpec } from "./fields.ts";
@@ -78,8 +78,17 @@ export interface ResourcesServerDefinition<Config extends JsonObject, State> ext
   gymnasium?: GymnasiumDefinition<Config, State>;
 }
 
-/** Makes a resources server's Hono app from its config block (`ServerFactory` of the catalog). */
-export type ResourcesServerFactory = (block?: JsonObject, context?: { name?: string }) => Hono<GymEnv>;
+/** Makes a resources server's Hono app from its config block (`ServerFactory` of the catalog); carries its definition. */
+export type ResourcesServerFactory = ((block?: JsonObject, context?: { name?: string }) => Hono<GymEnv>) & { definition: ResourcesServerDefinition<any, any> };
+
+/**
+ * The task-data JSON Schema of a server: the row fields its `/seed_session` and `/verify` declare (what a dataset
+ * row must carry besides responses_create_params), or undefined when it declares none.
+ */
+export function taskDataSchema(def: ResourcesServerDefinition<any, any>): ReturnType<typeof modelJsonSchema> | undefined {
+  const schema = modelJsonSchema([def.seedSession?.request, def.verify?.request]);
+  return Object.keys(schema.properties).length > 0 ? schema : undefined;
+}
 
 /** A judge call failed: `/verify` answers 200 with reward 0 and `_ng_failure_class: "judge_failed"`. */
 export class JudgeError extends Error {
@@ -106,7 +115,7 @@ const ROLLOUT_PREFIX = /^\/ng-rollout\/([A-Za-z0-9][A-Za-z0-9._-]*)\//;
 export function defineResourcesServer<Config extends JsonObject = JsonObject, State = undefined>(
   def: ResourcesServerDefinition<Config, State>,
 ): ResourcesServerFactory {
-  return (block = {}, context = {}) => {
+  const factory = (block: JsonObject = {}, context: { name?: string } = {}) => {
     const instanceName = context.name ?? (typeof block.name === "string" ? block.name : def.name);
     const config = checkConfig(def, instanceName, block);
     const state = def.createState ? def.createState(config) : (undefined as State);
@@ -153,6 +162,7 @@ export function defineResourcesServer<Config extends JsonObject = JsonObject, St
     app.post("/aggregate_metrics", aggregateRoute(def, config));
     return app;
   };
+  return Object.assign(factory, { definition: def as ResourcesServerDefinition<any, any> });
 }
 
 function checkConfig<Config extends JsonObject>(def: ResourcesServerDefinition<Config, unknown>, instance: string, block: JsonObject): Config {
