@@ -16,7 +16,7 @@ export const ATTEMPT_ALLOWANCE_LINE = `[ -s ${CHAIN_FILES.attemptAllowance} ] &&
 
 /**
  * The bash prologue. It reads the previous job from `scontrol show job` (kept for MinJobAge seconds) and
- * falls back to `sacct` (polled up to 6 times, 10 s apart) on clusters with accounting, since gym's
+ * falls back to `sacct` (polled up to 6 times, 10 s apart, while it answers empty) on clusters with accounting, since gym's
  * reference cluster runs without slurmdbd.
  */
 export function resumablePrologue(resumable: true | Resumable): string {
@@ -37,7 +37,9 @@ gym_prev_job() {  # prints "STATE EXIT:SIG ELAPSED_SECONDS" of a finished job, o
     fi
     command -v sacct >/dev/null || return 0
     for _try in 1 2 3 4 5 6; do
-        line=$(sacct -n -P -X -j "$1" -o State,ExitCode,ElapsedRaw 2>/dev/null | head -n 1)
+        # sacct failing (accounting disabled) knows nothing: only an empty answer (accounting lag) is worth a wait.
+        line=$(sacct -n -P -X -j "$1" -o State,ExitCode,ElapsedRaw 2>/dev/null) || return 0
+        line=$(head -n 1 <<<"$line")
         [ -n "\${line%%|*}" ] && { tr '|' ' ' <<<"$line" | awk '{ print $1, $2, $3 }'; return; }
         sleep 10
     done
