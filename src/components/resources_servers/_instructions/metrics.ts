@@ -1,5 +1,5 @@
 /** IFEval's four headline numbers over every rollout: prompt- and instruction-level accuracy, strict and loose. */
-import type { RolloutTasks } from "../../../servers/resources-server.ts";
+import type { RolloutTasks } from "../../../servers/resources/index.ts";
 
 type Row = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  */
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { HttpFailure } from "../../../servers/gym-app.ts";
-import { defineResourcesServer, py } from "../../../servers/resources-server.ts";
+import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { IFEVAL } from "../_instructions/ifeval.ts";
 import { IFTRAIN } from "../_instructions/iftrain.ts";
 import { instructionFollowingKeyMetrics, instructionFollowingMetrics } from "../_instructions/metrics.ts";
