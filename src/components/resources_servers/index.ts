@@ -15,4 +15,5 @@ export const catalog: ServerCatalog = {
   example_tool_call_multireward: () => import("./example_tool_call_multireward/index.ts"),
   example_session_state_mgmt: () => import("./example_session_state_mgmt/index.ts"),
   example_multi_turn_gymnasium: () => import("./example_multi_turn_gymnasium/index.ts"),
+  simpleqa: () => import("./simpleqa/index.ts"),
 };

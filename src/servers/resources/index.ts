@@ -11,6 +11,7 @@ import { jsonRoute, type RouteRequest } from "../routes.ts";
 import { aggregateRoute, type MetricsHooks } from "./metrics.ts";
 import { modelJsonSchema, validateModel, type ModelSpec } from "./fields.ts";
 import { sessionCookieName } from "../session.ts";
+import type { ServerDirectory } from "../client.ts";
 
 export { py, type Field, type ModelSpec } from "./fields.ts";
 export type { MetricsHooks, RolloutTasks } from "./metrics.ts";
@@ -25,6 +26,14 @@ export interface ServerContext<Config, State> {
   sessionId: string;
   /** The `<id>` of an `/ng-rollout/<id>/…` path prefix, when the caller sent one. */
   rolloutId: string | undefined;
+}
+
+/** What `createState` receives besides the config: peers by instance name (a judge model server, say). */
+export interface ServerSetup {
+  /** This server's instance name. */
+  name: string;
+  /** Other servers by instance name, resolved per call (an app made outside a registry has none: `get` throws). */
+  servers: ServerDirectory;
 }
 
 type Awaitable<T> = T | Promise<T>;
@@ -71,7 +80,7 @@ export interface ResourcesServerDefinition<Config extends JsonObject, State> ext
   /** The config block's declared keys (e.g. mcqa `grading_mode`); checked when the app is created. */
   config?: ModelSpec;
   /** Per-app state, made once per app. */
-  createState?(config: Config): State;
+  createState?(config: Config, setup: ServerSetup): State;
   verify?: VerifyDefinition<Config, State>;
   seedSession?: { request?: ModelSpec; handler?(body: JsonObject, ctx: ServerContext<Config, State>): Awaitable<JsonObject | void> };
   tools?: Record<string, ToolDefinition<Config, State>>;
@@ -79,7 +88,7 @@ export interface ResourcesServerDefinition<Config extends JsonObject, State> ext
 }
 
 /** Makes a resources server's Hono app from its config block (`ServerFactory` of the catalog); carries its definition. */
-export type ResourcesServerFactory = ((block?: JsonObject, context?: { name?: string }) => Hono<GymEnv>) & { definition: ResourcesServerDefinition<any, any> };
+export type ResourcesServerFactory = ((block?: JsonObject, context?: { name?: string; servers?: ServerDirectory }) => Hono<GymEnv>) & { definition: ResourcesServerDefinition<any, any> };
 
 /**
  * The task-data JSON Schema of a server: the row fields its `/seed_session` and `/verify` declare (what a dataset
@@ -89,6 +98,14 @@ export function taskDataSchema(def: ResourcesServerDefinition<any, any>): Return
   const schema = modelJsonSchema([def.seedSession?.request, def.verify?.request]);
   return Object.keys(schema.properties).length > 0 ? schema : undefined;
 }
+
+const NO_PEERS: ServerDirectory = {
+  get(name) {
+    throw new GymError("E_SERVER", `No server instance named '${name}' is reachable from this resources server (it was created outside a configured environment).`, {
+      hint: "Run it through `gym eval run` / `gym env start` with a config that defines the instance.",
+    });
+  },
+};
 
 /** A judge call failed: `/verify` answers 200 with reward 0 and `_ng_failure_class: "judge_failed"`. */
 export class JudgeError extends Error {
@@ -115,10 +132,10 @@ const ROLLOUT_PREFIX = /^\/ng-rollout\/([A-Za-z0-9][A-Za-z0-9._-]*)\//;
 export function defineResourcesServer<Config extends JsonObject = JsonObject, State = undefined>(
   def: ResourcesServerDefinition<Config, State>,
 ): ResourcesServerFactory {
-  const factory = (block: JsonObject = {}, context: { name?: string } = {}) => {
+  const factory = (block: JsonObject = {}, context: { name?: string; servers?: ServerDirectory } = {}) => {
     const instanceName = context.name ?? (typeof block.name === "string" ? block.name : def.name);
     const config = checkConfig(def, instanceName, block);
-    const state = def.createState ? def.createState(config) : (undefined as State);
+    const state = def.createState ? def.createState(config, { name: instanceName, servers: context.servers ?? NO_PEERS }) : (undefined as State);
     const app = createGymApp({ cookieName: sessionCookieName(def.className, instanceName), rolloutPrefix: "resources" });
     const ctxOf = (c: Context<GymEnv>): ServerContext<Config, State> => ({
       config,

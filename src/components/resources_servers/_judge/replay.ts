@@ -1,0 +1,51 @@
+/** A replaying judge for parity tests: a model server whose answers come from NeMo Gym's stored judge responses, reached like any judge. */
+import { Hono } from "hono";
+import type { ServerDirectory } from "../../../servers/client.ts";
+import { InProcessServerClient } from "../../../servers/in-process.ts";
+import type { JsonObject } from "../../../protocol/responses.ts";
+
+/** Answers one judge request body (`/v1/responses` create params or a chat completion body); undefined = not recorded. */
+export type JudgeLookup = (path: "/v1/responses" | "/v1/chat/completions", body: JsonObject) => JsonObject | undefined;
+
+/** The model server app: a recorded answer, else 404 naming the unrecorded prompt (the test then fails on a judge error). */
+export function replayJudgeApp(lookup: JudgeLookup): Hono {
+  const app = new Hono();
+  for (const path of ["/v1/responses", "/v1/chat/completions"] as const) {
+    app.post(path, async (c) => {
+      const body = (await c.req.json()) as JsonObject;
+      const answer = lookup(path, body);
+      return answer ? c.json(answer) : c.json({ detail: `no recorded judge answer for ${JSON.stringify(body).slice(0, 200)}` }, 404);
+    });
+  }
+  return app;
+}
+
+/** A ServerDirectory holding just the judge instance (a resources server's peers in a test). */
+export function judgeDirectory(name: string, app: Pick<Hono, "fetch">): ServerDirectory {
+  const client = new InProcessServerClient(name, app, { direct: false });
+  return {
+    get(wanted) {
+      if (wanted !== name) throw new Error(`no server '${wanted}' in this test (only '${name}')`);
+      return client;
+    },
+  };
+}
+
+/** A minimal Responses object whose one assistant message says `text` (for stored judge texts such as simpleqa's `judge_output`). */
+export function textResponse(text: string, id = "resp_judge"): JsonObject {
+  return {
+    id,
+    created_at: 0,
+    model: "replayed-judge",
+    object: "response",
+    output: [{ id: `msg_${id}`, content: [{ annotations: [], text, type: "output_text" }], role: "assistant", status: "completed", type: "message" }],
+    parallel_tool_calls: true,
+    tool_choice: "auto",
+    tools: [],
+  };
+}
+
+/** A minimal chat completion whose first choice says `text`. */
+export function textCompletion(text: string): JsonObject {
+  return { id: "chatcmpl-judge", object: "chat.completion", created: 0, model: "replayed-judge", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: text } }] };
+}
