@@ -143,7 +143,13 @@ export function checkReferences(instances: ServerInstance[], fields: (instance: 
       throw new GymError(
         "E_CONFIG",
         `In server instance '${instance.name}'${origin ? ` (from ${origin})` : ""}, field '${field}' references ${ref.type}/'${ref.name}', which is not defined in the merged config.\n${help}`,
-        { hint: `Fix ${instance.name}.${instance.serverType}.${instance.implementation}.${field}.name, or add the config that defines '${ref.name}' with --config.` },
+        {
+          hint:
+            `Fix ${instance.name}.${instance.serverType}.${instance.implementation}.${field}.name, or add the config that defines '${ref.name}' with --config` +
+            (field.startsWith("judge_")
+              ? ` (e.g. judge.yaml: "${ref.name}: {responses_api_models: {openai_model: {entrypoint: app.py, openai_base_url: <url>/v1, openai_api_key: <key>, openai_model: <model>}}}").`
+              : "."),
+        },
       );
     }
   }

@@ -46,3 +46,24 @@ export function instanceUrl(block: Record<string, unknown>): string | undefined 
   }
   return undefined;
 }
+
+/**
+ * The instances `selected` keeps, plus every instance their blocks reference (a judged resources server's
+ * `judge_model_server`, say), transitively, in config order. Reverify starts only these: no agent, and a
+ * model server only when a verifier calls it.
+ */
+export function withReferencedPeers<T extends ServerInstance>(instances: readonly T[], selected: (instance: T) => boolean): T[] {
+  const byName = new Map(instances.map((i) => [i.name, i]));
+  const keep = new Set<string>();
+  const visit = (instance: T) => {
+    if (keep.has(instance.name)) return;
+    keep.add(instance.name);
+    for (const value of Object.values(instance.block)) {
+      if (!isMapping(value) || typeof value.name !== "string" || !SERVER_TYPES.includes(value.type as ServerType)) continue;
+      const peer = byName.get(value.name);
+      if (peer && peer.serverType === value.type) visit(peer);
+    }
+  };
+  for (const instance of instances) if (selected(instance)) visit(instance);
+  return instances.filter((i) => keep.has(i.name));
+}

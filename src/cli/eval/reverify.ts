@@ -74,7 +74,9 @@ export default defineGymCommand({
       const { ServerRegistry } = await import("../../servers/registry.ts");
       const { builtinCatalogs } = await import("../../catalog/builtins.ts");
       instances = config.serverInstances.map((i) => ({ name: i.name, serverType: i.serverType, implementation: i.implementation, block: i.config }));
-      registry = await ServerRegistry.create(instances.filter((i) => i.serverType === "resources_servers"), { builtins: await builtinCatalogs(), globalConfig: keys });
+      const { withReferencedPeers } = await import("../../servers/instances.ts");
+      // The resources servers, and the model servers they call (an LLM judge's judge_model_server).
+      registry = await ServerRegistry.create(withReferencedPeers(instances, (i) => i.serverType === "resources_servers"), { builtins: await builtinCatalogs(), globalConfig: keys });
     }
     const controller = new AbortController();
     const onSignal = () => {

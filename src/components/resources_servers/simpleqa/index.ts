@@ -88,7 +88,9 @@ export default defineResourcesServer<SimpleQAConfig, State>({
       // An empty judge text is a judge failure (sidecar, re-judged by --judge-failed-only), not a wrong answer.
       if (!judgeText) throw new JudgeError("empty judge response");
       const verdict = VERDICTS[parseJudgeGrade(judgeText)]!;
-      const flag = (v: string) => pyFloat(verdict === v ? 1 : 0);
+      // Python floats (1.0) in NeMo Gym; plain numbers here, as the collector writes every extra field of a
+      // run's rows, so that a run's rows and reverify's recovered rows are typed alike (README: known differences).
+      const flag = (v: string) => (verdict === v ? 1 : 0);
       return {
         reward: verdict === "correct" ? 1.0 : 0.0,
         extracted_answer: generation,
