@@ -16,4 +16,6 @@ export const catalog: ServerCatalog = {
   example_session_state_mgmt: () => import("./example_session_state_mgmt/index.ts"),
   example_multi_turn_gymnasium: () => import("./example_multi_turn_gymnasium/index.ts"),
   simpleqa: () => import("./simpleqa/index.ts"),
+  equivalence_llm_judge: () => import("./equivalence_llm_judge/index.ts"),
+  xstest: () => import("./xstest/index.ts"),
 };

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Judge, judgeConfigFields, JudgeError, lastOutputText, pyFormat, readPromptFile } from "./index.ts";
 import { judgeDirectory, textResponse } from "./replay.ts";
-import { validateModel } from "../../../servers/resources-fields.ts";
+import { validateModel } from "../../../servers/resources/fields.ts";
 
 const config = (extra: Record<string, unknown> = {}) =>
   validateModel({ fields: judgeConfigFields() }, {
