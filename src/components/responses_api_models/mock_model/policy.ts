@@ -51,6 +51,10 @@ export function decide(turns: Turn[], tools: ToolSpec[], options: { reasoning?: 
     const letter = letters[parseInt(digest(prompt).slice(0, 8), 16) % letters.length]!;
     return { text: `Let me think step by step.\n\nAnswer: ${letter}\n\n\\boxed{${letter}}`, calls: [], reasoning };
   }
+  if (prompt.includes("```python")) {
+    // A code prompt (LiveCodeBench, HumanEval): a fenced program that echoes stdin, so code verifiers really run it.
+    return { text: "Echo the input.\n\n```python\nimport sys\nsys.stdout.write(sys.stdin.read())\n```", calls: [], reasoning };
+  }
   return { text: `This is a mock answer to: ${prompt.slice(0, 80)}`, calls: [], reasoning };
 }
 
