@@ -42,6 +42,7 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
       plan: { description: "Write one benchmark's task list (stable ids, row digests) to a plan file", load: () => import("./eval/plan.ts") },
       run: { description: "Collect rollouts: dispatch a dataset to agents, verify, write rollouts and metrics", load: () => import("./eval/run/index.ts") },
       aggregate: { description: "Merge sharded rollout results and recompute aggregate metrics", load: () => import("./eval/aggregate.ts") },
+      export: { description: "Export a finished run to MLflow or W&B", load: () => import("./eval/export.ts") },
       reverify: { description: "Recompute rewards from stored rollouts through /verify (no model inference)", load: () => import("./eval/reverify.ts") },
       profile: { description: "Compute a reward profile from collected rollouts", load: () => import("./eval/profile.ts") },
       compare: { description: "Compare a baseline eval run against a candidate run", load: () => import("./eval/compare.ts") },

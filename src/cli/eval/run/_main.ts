@@ -83,6 +83,9 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
+    // +wandb_project=… / +mlflow_tracking_uri=…: best effort, never fails the evaluation.
+    const { startLiveTracking } = await import("../../../export/live.ts");
+    const tracking = await startLiveTracking(resolved, config.resolve({ masked: true }) as Record<string, unknown>, paths, warn);
     const result = await runCollection({
       paths,
       inputPath: input,
@@ -111,6 +114,7 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     await printSummary(result, paths, toStdout);
+    await tracking.finish(result.exitCode === 0);
     return result.exitCode;
   } finally {
     await registry.close();
