@@ -60,6 +60,11 @@ describe("resumable chain prologue", () => {
     const r = segment(job("TIMEOUT", "0:15", "1-00:00:00"), { ".gym_accumulated_walltime": "3600" }, { max_retries: 3, max_walltime: "24:00:00" });
     expect(r).toMatchObject({ code: 0, worked: false, walltime: String(24 * 3600 + 3600) });
   });
+  test("a cap raised by resubmit --recover --max-walltime wins over the rendered one", () => {
+    const files = { ".gym_accumulated_walltime": "7150", ".gym_max_walltime": "86400" };
+    expect(segment(job("TIMEOUT", "0:15"), files, { max_retries: 3, max_walltime: "02:00:00" })).toMatchObject({ worked: true });
+    expect(segment(job("TIMEOUT", "0:15"), { ".gym_accumulated_walltime": "7150" }, { max_retries: 3, max_walltime: "02:00:00" })).toMatchObject({ worked: false, code: 0 });
+  });
   test("no record of the previous job (accounting lag) resumes without a retry", () => {
     expect(segment("")).toMatchObject({ worked: true, retries: undefined });
   });

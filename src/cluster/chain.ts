@@ -9,6 +9,10 @@ export const CHAIN_FILES = {
   retries: ".gym_infra_retries",
   attemptAllowance: ".gym_attempt_allowance",
   resubmitOffset: ".gym_resubmit_offset",
+  /** A raised max_walltime (seconds) from `resubmit --recover --max-walltime`; it wins over the rendered one. */
+  maxWalltime: ".gym_max_walltime",
+  /** Operator decisions (raised caps with their reasons), one JSON line each. */
+  journal: ".gym_recovery_journal.jsonl",
 } as const;
 
 /** After a plain resubmit, the fresh per-rollout attempt allowance it recorded (any benchmark, resumable or not). */
@@ -25,6 +29,7 @@ export function resumablePrologue(resumable: true | Resumable): string {
   return `# --- resumable chain: judge the previous segment, keep the budgets, queue the successor ---
 GYM_MAX_RETRIES=${maxRetries}
 GYM_MAX_WALLTIME_S=${maxWalltime}
+[ -s ${CHAIN_FILES.maxWalltime} ] && GYM_MAX_WALLTIME_S=$(cat ${CHAIN_FILES.maxWalltime})
 gym_prev_job() {  # prints "STATE EXIT:SIG ELAPSED_SECONDS" of a finished job, or nothing
     local line state code elapsed
     line=$(scontrol show job -o "$1" 2>/dev/null | head -n 1)

@@ -17,6 +17,8 @@ export interface Evidence {
   states: Record<IdentityState, number>;
   infraRetries: number;
   accumulatedWalltimeS: number;
+  /** The chain's walltime cap in seconds (a raised one wins), or null when it has none. */
+  maxWalltimeS: number | null;
   chain: string[];
 }
 
@@ -64,8 +66,18 @@ export async function readEvidence(jobDir: string): Promise<Evidence> {
     states,
     infraRetries: num(join(jobDir, CHAIN_FILES.retries)),
     accumulatedWalltimeS: num(join(jobDir, CHAIN_FILES.walltime)),
+    maxWalltimeS: maxWalltime(jobDir),
     chain: fs.existsSync(chainPath) ? fs.readFileSync(chainPath, "utf8").split("\n").filter(Boolean) : [],
   };
+}
+
+/** The cap job.sh was rendered with, unless `--max-walltime` raised it. */
+function maxWalltime(jobDir: string): number | null {
+  const raised = num(join(jobDir, CHAIN_FILES.maxWalltime));
+  if (raised > 0) return raised;
+  const script = join(jobDir, "job.sh");
+  const m = fs.existsSync(script) ? /^GYM_MAX_WALLTIME_S=(\d+)$/m.exec(fs.readFileSync(script, "utf8")) : null;
+  return m ? Number(m[1]) : null;
 }
 
 /** The one action the evidence calls for, keeping the budgets already spent. */
@@ -76,6 +88,15 @@ export function decide(evidence: Evidence, continuation: string): Decision {
   if (evidence.expected === 0) return { action: "resubmit", reason: "no materialized inputs yet: the job never started collecting", gate_task: gate("PENDING") };
   if (s.terminal > 0) {
     return { action: "stop", reason: `${s.terminal} rollout(s) failed terminally; completion is blocked`, fix: "Inspect artifacts/rollouts_failures.jsonl; terminal failures are never retried (+retry_terminal_timeouts=true covers timeout_exceeded).", gate_task: gate("BLOCKED") };
+  }
+  const capped = evidence.maxWalltimeS !== null && evidence.accumulatedWalltimeS >= evidence.maxWalltimeS;
+  if (s.retryable + s.missing > 0 && capped) {
+    return {
+      action: "stop",
+      reason: `${s.retryable + s.missing} rollout(s) remain but the chain used ${evidence.accumulatedWalltimeS}s of its ${evidence.maxWalltimeS}s max_walltime`,
+      fix: `${continuation} --max-walltime HH:MM:SS --walltime-reason "why the run needs more"`,
+      gate_task: gate("BLOCKED"),
+    };
   }
   if (s.retryable + s.missing > 0) return { action: "resubmit", reason: `${s.retryable} retryable and ${s.missing} never-started rollout(s); a follow-up job resumes them`, gate_task: gate("PENDING") };
   if (s.judge_recoverable > 0) {

@@ -6,11 +6,13 @@ import { CHAIN_FILES } from "./chain.ts";
 import { connect } from "./connection.ts";
 import { decide, readEvidence, type Decision, type Evidence } from "./recover.ts";
 import { benchmarkOf, jobIndexDir, writeJsonAtomic, type BenchmarkRecord, type JobRecord } from "./records.ts";
-import { shq } from "./shell.ts";
+import { shq, slurmSeconds } from "./shell.ts";
 
 export interface ResubmitOptions {
   recover: boolean;
   inspect: boolean;
+  /** `--max-walltime T --walltime-reason TEXT`: raise the chain's cap (journaled) before deciding. */
+  maxWalltime?: { time: string; reason: string };
   env?: NodeJS.ProcessEnv;
 }
 
@@ -38,12 +40,24 @@ export async function resubmit(record: JobRecord, benchmark: string, options: Re
     const queued = await queue(record, bench);
     return { ...base, action: "resubmit", reason: "queued again with a fresh retry, walltime and per-rollout attempt allowance", budgets: "fresh", resubmit_offset: offset, ...queued };
   }
+  if (options.maxWalltime && !options.inspect) raiseWalltime(bench.job_dir, options.maxWalltime);
   const evidence = await readEvidence(bench.job_dir);
+  if (options.maxWalltime && options.inspect) evidence.maxWalltimeS = slurmSeconds(options.maxWalltime.time);
   const { stems: _stems, ...shown } = evidence;
   const decision = decide(evidence, `gym eval resubmit ${record.gym_job_id} ${benchmark} --recover`);
   const report: ResubmitReport = { ...base, action: decision.action, reason: decision.reason, ...(decision.fix ? { fix: decision.fix } : {}), budgets: "kept", evidence: shown, gate_task: decision.gate_task };
   if (options.inspect || decision.action !== "resubmit") return report;
   return { ...report, ...(await queue(record, bench)) };
+}
+
+/** Writes the raised cap and journals who raised it and why. */
+function raiseWalltime(jobDir: string, raise: { time: string; reason: string }): void {
+  const seconds = slurmSeconds(raise.time);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new GymError("E_BAD_FLAG_VALUE", `--max-walltime expects a Slurm time, got '${raise.time}'.`, { hint: "For example --max-walltime 24:00:00 (or 2-00:00:00)." });
+  }
+  fs.writeFileSync(join(jobDir, CHAIN_FILES.maxWalltime), `${seconds}\n`);
+  fs.appendFileSync(join(jobDir, CHAIN_FILES.journal), `${JSON.stringify({ at: new Date().toISOString(), decision: "max_walltime", max_walltime: raise.time, seconds, reason: raise.reason })}\n`);
 }
 
 /** Resets the chain's retry and walltime counters and records the resubmit offset and a fresh attempt allowance. */

@@ -19,7 +19,7 @@ describe("sbatch output", () => {
 });
 
 const evidence = (states: Partial<Evidence["states"]>, expected = 10): Evidence => ({
-  stems: [], expected, infraRetries: 0, accumulatedWalltimeS: 0, chain: [],
+  stems: [], expected, infraRetries: 0, accumulatedWalltimeS: 0, maxWalltimeS: null, chain: [],
   states: { scored: 0, model_final: 0, judge_recoverable: 0, retryable: 0, exhausted: 0, terminal: 0, missing: 0, omitted: 0, ...states },
 });
 
@@ -30,6 +30,11 @@ describe("resubmit --recover decides one action", () => {
   });
   test("retryable or never-started work → resubmit, PENDING", () => {
     expect(decide(evidence({ scored: 7, retryable: 2, missing: 1 }), cmd)).toMatchObject({ action: "resubmit", gate_task: { status: "PENDING" } });
+  });
+  test("a chain at its max_walltime stops, naming --max-walltime and --walltime-reason", () => {
+    const stop = decide({ ...evidence({ scored: 7, retryable: 3 }), accumulatedWalltimeS: 7200, maxWalltimeS: 7200 }, cmd);
+    expect(stop).toMatchObject({ action: "stop", gate_task: { status: "BLOCKED" } });
+    expect(stop.fix).toContain("--max-walltime HH:MM:SS --walltime-reason");
   });
   test("judge failures with saved answers → rejudge, never the policy", () => {
     expect(decide(evidence({ scored: 9, judge_recoverable: 1 }), cmd).action).toBe("rejudge");
