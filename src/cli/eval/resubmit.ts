@@ -5,7 +5,7 @@ import { EXIT, GymError } from "../../errors.ts";
 export default defineGymCommand({
   meta: { name: "eval resubmit", description: "Queue a submitted benchmark again, or recover it from its saved evidence" },
   args: {
-    gymJobId: { type: "positional", description: "The gym job id gym eval submit printed (gym-job-…)", valueHint: "GYM_JOB_ID" },
+    gym_job_id: { type: "positional", description: "The gym job id gym eval submit printed (gym-job-…)", valueHint: "GYM_JOB_ID" },
     benchmark: { type: "positional", description: "One benchmark of that submission", valueHint: "BENCHMARK" },
     recover: { type: "boolean", description: "Decide one action from the saved evidence (resubmit, rejudge, nothing, or a typed stop), keeping the spent budgets" },
     inspect: { type: "boolean", description: "With --recover: plan only, queue nothing" },
@@ -22,7 +22,7 @@ export default defineGymCommand({
     "The evidence is read from the run dir the submission recorded (mounted or copied here); the scheduler is not asked.",
   ],
   async run({ args }) {
-    const id = args.gymJobId as string | undefined;
+    const id = args.gym_job_id as string | undefined;
     const benchmark = args.benchmark as string | undefined;
     if (!id || !benchmark) throw new GymError("E_MISSING_ARGUMENT", "gym eval resubmit needs GYM_JOB_ID and BENCHMARK.", { hint: "e.g. gym eval resubmit gym-job-20261016T120000Z-abcdef gpqa --recover --inspect" });
     const time = args["max-walltime"] as string | undefined;
