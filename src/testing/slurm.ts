@@ -4,7 +4,9 @@ import { spawnSync } from "node:child_process";
 /** Why Slurm cannot be used here, or undefined when `sinfo` answers and the node takes jobs. */
 export function slurmUnavailable(): string | undefined {
   const r = spawnSync("sinfo", ["-h", "-o", "%T"], { encoding: "utf8", timeout: 5000 });
-  if (r.error) return `sinfo is not installed (${r.error.message}); bring the cluster up with scripts/slurm/up.sh (root, apt)`;
+  const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ENOENT") return "sinfo is not installed; bring the cluster up with scripts/slurm/up.sh (root, apt)";
+  if (r.error) return `sinfo did not answer (${code ?? r.error.message}): is slurmctld running? scripts/slurm/up.sh starts it`;
   if (r.status !== 0) return `sinfo does not answer (${(r.stderr || "").trim()}); bring the cluster up with scripts/slurm/up.sh`;
   if (!/idle|mixed|alloc/.test(r.stdout)) return `the Slurm node is ${r.stdout.trim() || "missing"}`;
   return undefined;
