@@ -1,0 +1,33 @@
+/**
+ * The one download layer: HTTP GETs into a cache, Hugging Face files, and Parquet rows.
+ *
+ * API (import from "../download/index.ts"):
+ * - `downloadFile(url, dest, options)` → `{ path, bytes, verified, finalUrl, resumedFrom }`. Writes
+ *   `<dest>.part` then renames: `dest` is absent or complete. Resumes a kept `.part` with Range/If-Range
+ *   (a server that ignores Range restarts it cleanly); retries dropped connections, 5xx and 429
+ *   (`retries`, default 3); checks `size` and `hash` ({ algorithm: "sha256" | "git-sha1", hex }), or with
+ *   `etagHash` the Hub's X-Linked-Etag/ETag; `describeStatus(response, url)` maps an error answer to a
+ *   GymError. Progress on stderr when it is a TTY (`NO_PROGRESS=1` hides it). A full disk removes the
+ *   partial file and names the folder.
+ * - `hfDownload({ repoId, path, revision?, repoType? }, options)` → the cached local path. Uses
+ *   HF_ENDPOINT (default https://huggingface.co) and HF_TOKEN (or HUGGING_FACE_HUB_TOKEN) as Bearer
+ *   auth (kept off other origins on redirects); URL `datasets/<repo>/resolve/<revision>/<path>`;
+ *   errors name repo, revision and file (X-Error-Code: RepoNotFound, RevisionNotFound,
+ *   EntryNotFound, GatedRepo). `force` re-downloads. Also `hfResolveUrl`, `hfCachePath`,
+ *   `hfEndpoint`, `hfToken`, `hfRepoPage`, `describeHubStatus`.
+ * - `cacheDir(env)`: NEMO_GYM_CACHE_DIR (or GYM_CACHE_DIR), else $XDG_CACHE_HOME/gym, else ~/.cache/gym.
+ *   `isOffline(env)`: HF_HUB_OFFLINE or GYM_OFFLINE set; every download then refuses with
+ *   `offlineError(url, cachedPath)`, which names the URL and `gym env prefetch` (`prefetchHint`).
+ * - `readParquetRows(path, { columns? })`: an async iterator of JSON-ready rows (BigInt → number,
+ *   Date → ISO string), one row group in memory at a time; `parquetRowCount(path)`.
+ *
+ * Tests use `src/testing/hub-server.ts`: a 127.0.0.1 server answering like the Hub's resolve endpoint
+ * (LFS redirects, X-Error-Code 404s, Range, dropped connections) with real Parquet bytes from
+ * `src/testing/parquet.ts`.
+ */
+export { cacheDir, type Env, isOffline, offlineError, prefetchHint } from "./cache.ts";
+export { type DownloadOptions, type DownloadResult, downloadFile } from "./file.ts";
+export { ContentHasher, type ExpectedHash, hashFromEtag } from "./hash.ts";
+export { describeHubStatus, type HfDownloadOptions, type HfFile, type HfRepoType, hfCachePath, hfDownload, hfEndpoint, hfRepoPage, hfResolveUrl, hfToken } from "./hf.ts";
+export { parquetRowCount, readParquetRows, type ParquetRowsOptions } from "./parquet.ts";
+export { type ProgressSink, terminalProgress } from "./progress.ts";

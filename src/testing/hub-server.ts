@@ -1,0 +1,206 @@
+/**
+ * A 127.0.0.1 stand-in for the Hugging Face Hub's file endpoint (`/<datasets/>repo/resolve/<rev>/<path>`),
+ * answering as huggingface.co does: LFS files by a 302 to a CDN path with X-Linked-Etag (sha256) and
+ * X-Linked-Size, small files with their git blob id as ETag, X-Error-Code on 401/403/404, Range and
+ * If-Range, plus faults a test can ask for (dropped connections, ignored Range, 5xx answers).
+ */
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface HubFileOptions {
+  revision?: string;
+  repoType?: "dataset" | "model" | "space";
+  /** Stored with LFS (redirected to the CDN path, announced by sha256); default: files of 10 kB or more. */
+  lfs?: boolean;
+}
+
+export interface HubRepoOptions {
+  repoType?: "dataset" | "model" | "space";
+  /** Only these tokens may read it (others get 401 RepoNotFound, as the Hub hides private repos). */
+  private?: boolean;
+  /** Readable with a token only, else 403 GatedRepo. */
+  gated?: boolean;
+}
+
+/** Faults for the next requests that reach a file body; each count decrements as it is used. */
+export interface HubFaults {
+  /** Close the socket after this many body bytes… */
+  dropAfterBytes?: number;
+  /** …on this many answers (default 1 once dropAfterBytes is set). */
+  drops?: number;
+  /** Answer 200 with the whole file to a Range request. */
+  ignoreRange?: boolean;
+  /** Answer the next N file requests with this status (e.g. 503). */
+  status?: { code: number; times: number };
+  /** Send these bytes instead of the file's on the next answer (a corrupting proxy). */
+  corrupt?: boolean;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface HubServer {
+  url: string;
+  /** Adds (or replaces) a file; returns its sha256. */
+  addFile(repoId: string, path: string, bytes: Uint8Array | string, options?: HubFileOptions): string;
+  addRepo(repoId: string, options?: HubRepoOptions): void;
+  faults: HubFaults;
+  tokens: Set<string>;
+  requests: RecordedRequest[];
+  /** Where LFS redirects point (default this server); set to another HubServer's url to test cross-origin hops. */
+  cdnBase?: string;
+  close(): Promise<void>;
+}
+
+interface StoredFile {
+  bytes: Uint8Array;
+  sha256: string;
+  gitSha1: string;
+  lfs: boolean;
+}
+
+interface StoredRepo {
+  options: HubRepoOptions;
+  revisions: Map<string, Map<string, StoredFile>>;
+  commit: string;
+}
+
+const key = (type: string | undefined, repoId: string) => `${type ?? "dataset"}:${repoId}`;
+
+/** Starts the fake Hub on 127.0.0.1 (a free port). */
+export async function startHubServer(): Promise<HubServer> {
+  const repos = new Map<string, StoredRepo>();
+  const blobs = new Map<string, StoredFile>();
+  const hub: HubServer = {
+    url: "",
+    faults: {},
+    tokens: new Set(),
+    requests: [],
+    addRepo(repoId, options = {}) {
+      const k = key(options.repoType, repoId);
+      const existing = repos.get(k);
+      if (existing) existing.options = { ...existing.options, ...options };
+      else repos.set(k, { options, revisions: new Map([["main", new Map()]]), commit: createHash("sha1").update(repoId).digest("hex") });
+    },
+    addFile(repoId, path, data, options = {}) {
+      const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+      const k = key(options.repoType, repoId);
+      if (!repos.has(k)) hub.addRepo(repoId, { repoType: options.repoType });
+      const repo = repos.get(k)!;
+      const revision = options.revision ?? "main";
+      if (!repo.revisions.has(revision)) repo.revisions.set(revision, new Map());
+      const sha256 = createHash("sha256").update(bytes).digest("hex");
+      const gitSha1 = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+      const file = { bytes, sha256, gitSha1, lfs: options.lfs ?? bytes.length >= 10_000 };
+      repo.revisions.get(revision)!.set(path, file);
+      blobs.set(sha256, file);
+      return sha256;
+    },
+    async close() {
+      server.closeAllConnections?.();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+
+  const server = createServer((req, res) => {
+    hub.requests.push({ method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers });
+    try {
+      route(req, res);
+    } catch (error) {
+      res.writeHead(500, { "content-type": "text/plain" }).end(String(error));
+    }
+  });
+
+  function fail(res: ServerResponse, status: number, code: string, message: string) {
+    res.writeHead(status, { "x-error-code": code, "x-error-message": message, "content-type": "application/json" });
+    res.end(JSON.stringify({ error: message }));
+  }
+
+  function route(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", "http://x");
+    const cdn = /^\/cdn\/([0-9a-f]{64})$/.exec(url.pathname);
+    if (cdn) {
+      const blob = blobs.get(cdn[1]!);
+      if (!blob) return fail(res, 404, "EntryNotFound", "Blob not found");
+      return sendBody(req, res, blob, { etag: `"${blob.sha256}"` });
+    }
+    const m = /^\/(datasets\/|spaces\/)?(.+?)\/resolve\/([^/]+)\/(.+)$/.exec(url.pathname);
+    if (!m) return fail(res, 404, "EntryNotFound", `No route for ${url.pathname}`);
+    const type = m[1] === "datasets/" ? "dataset" : m[1] === "spaces/" ? "space" : "model";
+    const repoId = decodeURIComponent(m[2]!);
+    const revision = decodeURIComponent(m[3]!);
+    const path = m[4]!.split("/").map(decodeURIComponent).join("/");
+    const repo = repos.get(key(type, repoId));
+    const auth = String(req.headers.authorization ?? "");
+    const token = auth.startsWith("Bearer ") ? auth.slice(7) : undefined;
+    const authorized = token !== undefined && hub.tokens.has(token);
+    if (token !== undefined && !authorized && hub.tokens.size > 0) return fail(res, 401, "", "Invalid credentials in Authorization header");
+    if (!repo || (repo.options.private && !authorized)) return fail(res, authorized ? 404 : 401, "RepoNotFound", "Repository not found");
+    if (repo.options.gated && !authorized) return fail(res, 403, "GatedRepo", `Access to dataset ${repoId} is restricted. You must have access to it and be authenticated to access it.`);
+    const files = repo.revisions.get(revision);
+    if (!files) return fail(res, 404, "RevisionNotFound", `Invalid rev id: ${revision}`);
+    const file = files.get(path);
+    if (!file) return fail(res, 404, "EntryNotFound", "Entry not found");
+    const common = { "x-repo-commit": repo.commit };
+    if (file.lfs) {
+      const location = `${hub.cdnBase ?? ""}/cdn/${file.sha256}`;
+      res.writeHead(302, { ...common, location, "x-linked-etag": `"${file.sha256}"`, "x-linked-size": String(file.bytes.length), etag: `"${file.gitSha1}"` });
+      return res.end();
+    }
+    return sendBody(req, res, file, { ...common, etag: `"${file.gitSha1}"` });
+  }
+
+  function sendBody(req: IncomingMessage, res: ServerResponse, file: StoredFile, headers: Record<string, string>) {
+    const f = hub.faults;
+    if (f.status && f.status.times > 0) {
+      f.status.times--;
+      res.writeHead(f.status.code, { "content-type": "text/plain", "retry-after": "0" });
+      return res.end("temporarily unavailable");
+    }
+    let body = file.bytes;
+    if (f.corrupt) {
+      f.corrupt = false;
+      body = body.slice();
+      body[0] = body[0]! ^ 0xff;
+    }
+    const size = body.length;
+    const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ""));
+    const ifRange = req.headers["if-range"];
+    const honourRange = range && !f.ignoreRange && (ifRange === undefined || ifRange === headers.etag);
+    let start = 0;
+    let end = size - 1;
+    let status = 200;
+    const out: Record<string, string> = { ...headers, "accept-ranges": "bytes", "content-type": "application/octet-stream" };
+    if (honourRange) {
+      start = Number(range[1]);
+      end = range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+      if (start >= size) {
+        res.writeHead(416, { ...out, "content-range": `bytes */${size}` });
+        return res.end();
+      }
+      status = 206;
+      out["content-range"] = `bytes ${start}-${end}/${size}`;
+    }
+    out["content-length"] = String(end - start + 1);
+    res.writeHead(status, out);
+    if (req.method === "HEAD") return res.end();
+    const slice = body.subarray(start, end + 1);
+    if (f.dropAfterBytes !== undefined && (f.drops ?? 1) > 0) {
+      f.drops = (f.drops ?? 1) - 1;
+      const cut = Math.min(f.dropAfterBytes, slice.length - 1);
+      if (f.drops <= 0) f.dropAfterBytes = undefined;
+      // Let the client read the first bytes before the socket goes (a busy machine needs the pause).
+      res.write(slice.subarray(0, cut), () => setTimeout(() => res.socket?.destroy(), 50));
+      return;
+    }
+    res.end(slice);
+  }
+
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  hub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return hub;
+}
