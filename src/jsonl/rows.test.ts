@@ -1,0 +1,162 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GymError } from "../errors.ts";
+import { PyFloat } from "../metrics/pyjson.ts";
+import { type RowShape, RowReader, SKIPPED_ARRAY, SKIPPED_OBJECT, SKIPPED_STRING } from "./rows.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "gym-rows-"));
+let n = 0;
+function file(text: string | Uint8Array): string {
+  const path = join(dir, `f${n++}.jsonl`);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function read(text: string | Uint8Array, shape: RowShape = {}) {
+  const reader = new RowReader(shape);
+  const out: { row: Record<string, unknown>; line: number; offset: number; length: number; text: string }[] = [];
+  for await (const b of reader.batches(file(text))) b.rows.forEach((row, i) => out.push({ row, line: b.lines[i]!, offset: b.offsets[i]!, length: b.lengths[i]!, text: b.text(i) }));
+  return { out, reader };
+}
+
+async function failure(text: string | Uint8Array, shape: RowShape = {}): Promise<GymError> {
+  try {
+    await read(text, shape);
+  } catch (error) {
+    expect(error).toBeInstanceOf(GymError);
+    return error as GymError;
+  }
+  throw new Error("expected the read to fail");
+}
+
+const ROLLOUT: RowShape = {
+  nested: { response: { nested: { usage: {} } } },
+  checks: { reward: { type: "number", required: true }, agent_ref: { type: "object" }, "agent_ref.name": { type: "string" }, _ng_task_index: { type: "index" }, _ng_rollout_index: { type: "index" } },
+};
+
+describe("RowReader projection", () => {
+  test("scalars typed as Python types them; strings, objects and arrays skipped unless asked for", async () => {
+    const { out } = await read(`{"a":1,"b":1.0,"c":2e3,"d":1.5,"e":-0.25,"f":"long text","g":{"x":[1,{"y":"}"}]},"h":[1,2],"i":true,"j":null,"k":12345678901234567890}\n`);
+    const row = out[0]!.row;
+    expect(row.a).toBe(1);
+    expect(row.b).toEqual(new PyFloat(1));
+    expect(row.c).toEqual(new PyFloat(2000));
+    expect([row.d, row.e, row.i, row.j]).toEqual([1.5, -0.25, true, null]);
+    expect(row.k).toBe(12345678901234567890);
+    expect([row.f, row.g, row.h]).toEqual([SKIPPED_STRING, SKIPPED_OBJECT, SKIPPED_ARRAY]);
+    expect(Object.keys(row)).toEqual(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]);
+  });
+
+  test("nested shapes, whole members and kept strings", async () => {
+    const text = `{"response":{"output":[{"t":"x"}],"usage":{"input_tokens":3,"total":4.0,"details":{"c":0}}},"cap":[{"a":1.0}],"name":"q\\"\\u00e9"}\n`;
+    const { out } = await read(text, { nested: { response: { nested: { usage: {} } } }, whole: ["cap"], strings: true });
+    const row = out[0]!.row as { response: { output: unknown; usage: Record<string, unknown> }; cap: unknown; name: string };
+    expect(row.response.output).toBe(SKIPPED_ARRAY);
+    expect(row.response.usage).toEqual({ input_tokens: 3, total: new PyFloat(4), details: SKIPPED_OBJECT });
+    expect(row.cap).toEqual([{ a: 1 }]);
+    expect(row.name).toBe('q"é');
+  });
+
+  test("keys: escapes decoded, a repeated key keeps its first place and last value, __proto__ is a plain member", async () => {
+    const { out } = await read(`{"a\\u0062":1,"x":1,"x":2,"__proto__":3}\n{"ab":5,"x":6}\n`);
+    expect(out[0]!.row).toEqual(JSON.parse(`{"ab":1,"x":2,"__proto__":3}`));
+    expect(Object.keys(out[0]!.row)).toEqual(["ab", "x", "__proto__"]);
+    expect(Object.getPrototypeOf(out[0]!.row)).toBe(Object.prototype);
+    expect(out[1]!.row).toEqual({ ab: 5, x: 6 });
+  });
+
+  test("NaN, Infinity and -Infinity read as floats (Python's json.dumps writes them), refused when nonFinite is false", async () => {
+    const text = `{"a":NaN,"b":Infinity,"c":-Infinity,"d":{"e":[NaN]},"w":[Infinity]}\n`;
+    const row = (await read(text, { whole: ["w"] })).out[0]!.row;
+    expect(row.a).toBeNaN();
+    expect([row.b, row.c, row.d, row.w]).toEqual([Infinity, -Infinity, SKIPPED_OBJECT, [Infinity]]);
+    expect((await failure(text, { nonFinite: false })).code).toBe("E_INPUT_JSON");
+  });
+
+  test("line numbers, byte offsets and lengths: blank lines, CRLF, a BOM, multi-byte text, lines across chunks", async () => {
+    const long = "é".repeat(700_000);
+    const text = `\uFEFF{"a":1}\r\n\n  \n{"b":"${long}"}\n{"c":"ü"}\r\n{"d":2}`;
+    const bytes = new TextEncoder().encode(text);
+    const { out } = await read(text);
+    expect(out.map((r) => r.line)).toEqual([1, 4, 5, 6]);
+    for (const r of out) expect(new TextDecoder().decode(bytes.subarray(r.offset, r.offset + r.length))).toBe(r.text);
+    expect(out.map((r) => r.text.slice(0, 6))).toEqual(['{"a":1', '{"b":"', '{"c":"', '{"d":2']);
+  });
+});
+
+describe("RowReader refuses what is not JSONL", () => {
+  const bad: [string, string, RegExp][] = [
+    ["missing comma in a skipped object", `{"a":1}\n{"x":{"y":1 "z":2},"a":1}\n`, /:2:\d+: invalid JSON/],
+    ["trailing comma in a skipped array", `{"x":[1,2,]}\n`, /:1:\d+: invalid JSON/],
+    ["bad escape in a skipped string", `{"x":"a\\qb"}\n`, /:1:\d+: invalid JSON/],
+    ["leading zero", `{"x":[01]}\n`, /:1:\d+: invalid JSON/],
+    ["bare minus", `{"x":-}\n`, /:1:\d+: invalid JSON/],
+    ["raw tab inside a skipped string", `{"x":"a\tb"}\n`, /:1:\d+: invalid JSON/],
+    ["garbage after the row", `{"x":1} 2\n`, /:1:\d+: invalid JSON/],
+    ["an array row", `[1]\n`, /:1:1: expected a JSON object, found an array/],
+    ["a string row", `"s"\n`, /:1:1: expected a JSON object, found string/],
+  ];
+  for (const [name, text, message] of bad) {
+    test(name, async () => {
+      const error = await failure(text);
+      expect(error.message).toMatch(message);
+    });
+  }
+
+  test("a cut-off last line is E_INPUT_TRUNCATED", async () => {
+    const error = await failure(`{"a":1}\n{"a":2,"b":"unfin`);
+    expect(error.code).toBe("E_INPUT_TRUNCATED");
+    expect(error.message).toContain(":2:");
+  });
+
+  test("invalid UTF-8 is refused with its line and byte offset", async () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode(`{"a":"ok"}\n{"a":"b`), 0xff, ...new TextEncoder().encode(`"}\n`)]);
+    const error = await failure(bytes);
+    expect(error.message).toMatch(/:2: invalid UTF-8 at byte offset 18 of the file \(byte 8 of the line: 0xff\)/);
+  });
+
+  test("tabs between tokens are whitespace", async () => {
+    expect((await read(`{\t"a":\t1}\n`)).out[0]!.row).toEqual({ a: 1 });
+  });
+});
+
+describe("RowReader field checks (file:line, field, expected, received)", () => {
+  const ok = `{"_ng_task_index":0,"_ng_rollout_index":0,"agent_ref":{"name":"a"},"reward":1.0}\n`;
+  const cases: [string, string, RegExp][] = [
+    ["reward a string", `{"reward":"0.8"}`, /:2: field 'reward' must be a number \(int or float\), but it is the string "0.8"/],
+    ["reward a bool", `{"reward":true}`, /field 'reward' must be a number .* but it is the bool true/],
+    ["reward null", `{"reward":null}`, /field 'reward' must be a number .* but it is null/],
+    ["reward missing", `{"_ng_task_index":1}`, /field 'reward' .* but it is nothing \(the field is missing\)/],
+    ["agent_ref a string", `{"reward":1,"agent_ref":"a"}`, /field 'agent_ref' must be a JSON object, but it is the string "a"/],
+    ["agent_ref.name not a string", `{"reward":1,"agent_ref":{"name":3}}`, /field 'agent_ref.name' must be a string, but it is the number 3/],
+    ["task index a string", `{"reward":1,"_ng_task_index":"3"}`, /field '_ng_task_index' must be a non-negative integer below 2\^53 \(a Python int\), but it is the string "3"/],
+    ["task index a float", `{"reward":1,"_ng_task_index":3.0}`, /field '_ng_task_index' .* but it is the float 3.0/],
+    ["task index fractional", `{"reward":1,"_ng_task_index":2.5}`, /but it is the float 2.5/],
+    ["task index negative", `{"reward":1,"_ng_task_index":-1}`, /but it is the negative number -1/],
+    ["task index 1e20", `{"reward":1,"_ng_task_index":1e20}`, /but it is the float 1e\+20/],
+    ["task index 10^20 spelled as an int", `{"reward":1,"_ng_task_index":100000000000000000000}`, /but it is the number 100000000000000000000 \(too large\)/],
+    ["rollout index a bool", `{"reward":1,"_ng_rollout_index":false}`, /field '_ng_rollout_index' .* but it is the bool false/],
+    ["rollout index an object", `{"reward":1,"_ng_rollout_index":{"i":1}}`, /but it is an object \{"i":1\}/],
+  ];
+  for (const [name, row, message] of cases) {
+    test(name, async () => {
+      const error = await failure(`${ok}${row}\n`, ROLLOUT);
+      expect(error.code).toBe("E_INPUT_SCHEMA");
+      expect(error.message).toMatch(/f\d+\.jsonl:2: /);
+      expect(error.message).toMatch(message);
+    });
+  }
+
+  test("valid rows pass, NaN reward included", async () => {
+    const { out } = await read(`${ok}{"reward":NaN,"_ng_task_index":9007199254740991}\n`, ROLLOUT);
+    expect(out).toHaveLength(2);
+  });
+
+  test("a null where the stage allows it with a warning is counted", async () => {
+    const { out, reader } = await read(`{"reward":null}\n{"reward":null}\n{"reward":0}\n`, { checks: { reward: { type: "number", null: "warn" } } });
+    expect(out).toHaveLength(3);
+    expect([...reader.warnings]).toEqual([["reward is null", 2]]);
+  });
+});

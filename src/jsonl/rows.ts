@@ -1,0 +1,365 @@
+/**
+ * The row reader of the analysis stages: streams a JSONL file (or stdin, "-") and takes from each row only
+ * the members a stage needs, with their types checked. It is faster than JSON.parse of every line because
+ * the long parts of a row (prompts, outputs, tool calls) are skipped, not built.
+ *
+ * API
+ * - `new RowReader(shape)`, then `for await (const batch of reader.batches(file))`: each `RowBatch` holds
+ *   `rows[i]` (a plain object: every top-level member in file order), `lines[i]` (1-based line number),
+ *   `offsets[i]`/`lengths[i]` (where the line's bytes are, without its `\n` or a final `\r`) and
+ *   `text(i)` (the line's text, while the batch is current). `reader.line(text, shown, line)` reads one line.
+ * - `shape.nested` objects are read member by member (`{ response: { nested: { usage: {} } } }`);
+ *   `shape.whole` members are parsed whole (plain JSON, numbers as JS numbers); every other string,
+ *   object or array member is a shared `Skipped` marker (`SKIPPED_STRING`, `SKIPPED_OBJECT`,
+ *   `SKIPPED_ARRAY`) unless `strings: true` keeps strings. Scalars are always kept.
+ * - Numbers keep Python's typing: a whole value spelled as a float (`1.0`, `2e3`) is a `PyFloat`, any other
+ *   number a JS number (a whole one is a Python int). `NaN`, `Infinity` and `-Infinity` (what Python's
+ *   `json.dumps` writes) are read as floats unless `nonFinite: false`.
+ * - `shape.checks` (dotted paths: `"agent_ref.name"`) check the type of each field read: a wrong type stops
+ *   with a GymError (E_INPUT_SCHEMA) naming file:line, the field, what was expected and what was found;
+ *   `null: "warn"` counts a null in `reader.warnings` instead. Check kinds: `index` (a Python int ≥ 0 below
+ *   2^53), `number` (int or float, not bool), `object`, `string`.
+ * - Bad JSON stops with E_INPUT_JSON (file:line:column), a cut-off last line with E_INPUT_TRUNCATED, bytes that
+ *   are not UTF-8 with E_INPUT_JSON naming the line and the byte offset. Blank lines are skipped; CRLF
+ *   endings and a UTF-8 BOM at the start of the file (or of a line: `batch.bom`) are accepted.
+ */
+import { GymError } from "../errors.ts";
+import { formatPyFloat, PyFloat } from "../metrics/pyjson.ts";
+import { readBytes } from "../runtime/files.ts";
+import { locateJsonError } from "./json-error.ts";
+import { issueError, type Row } from "./read.ts";
+import { type ObjectShape, RowScanner, ScanError, SKIPPED_OBJECT, Skipped } from "./row-scan.ts";
+import { firstInvalidUtf8 } from "./utf8.ts";
+
+export { SKIPPED_ARRAY, SKIPPED_OBJECT, SKIPPED_STRING, Skipped } from "./row-scan.ts";
+
+export interface FieldCheck {
+  type: "index" | "number" | "object" | "string";
+  /** A missing field is an error (default: it may be missing). */
+  required?: boolean;
+  /** What a null is: an error (default), allowed, or a counted warning. */
+  null?: "error" | "allow" | "warn";
+}
+
+export interface RowShape {
+  whole?: string[];
+  nested?: Record<string, RowShape>;
+  strings?: boolean;
+  checks?: Record<string, FieldCheck>;
+  nonFinite?: boolean;
+}
+
+export interface RowBatch {
+  rows: Row[];
+  lines: number[];
+  offsets: number[];
+  lengths: number[];
+  /** Some row of the batch began with a BOM (the bytes keep it; the row was read without it). */
+  bom: boolean;
+  text(i: number): string;
+}
+
+interface Check {
+  path: string[];
+  name: string;
+  check: FieldCheck;
+}
+
+function compile(shape: RowShape, checks: Record<string, FieldCheck>): ObjectShape {
+  const nested = new Map<string, ObjectShape>();
+  for (const [k, inner] of Object.entries(shape.nested ?? {})) nested.set(k, compile(inner, {}));
+  // A check below the top level needs its parents read, and a string check its strings kept.
+  for (const [path, check] of Object.entries(checks)) {
+    const parts = path.split(".");
+    let level: { nested?: ReadonlyMap<string, ObjectShape>; strings?: boolean } = { nested };
+    for (const part of parts.slice(0, -1)) {
+      const map = level.nested as Map<string, ObjectShape>;
+      let next = map.get(part);
+      if (!next) map.set(part, (next = { nested: new Map(), strings: false }));
+      level = next;
+    }
+    if (check.type === "string") (level as { strings?: boolean }).strings = true;
+  }
+  return { whole: new Set(shape.whole ?? []), nested, strings: shape.strings === true };
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+export class RowReader {
+  /** Counted warnings (a null where `null: "warn"`): message → rows. */
+  readonly warnings = new Map<string, number>();
+  private readonly shape: ObjectShape;
+  private readonly checks: Check[];
+  private readonly scanner: RowScanner;
+  private nextLine = 1;
+
+  constructor(shape: RowShape = {}) {
+    this.checks = Object.entries(shape.checks ?? {}).map(([name, check]) => ({ name, path: name.split("."), check }));
+    this.shape = compile(shape, shape.checks ?? {});
+    this.scanner = new RowScanner(shape.nonFinite !== false);
+  }
+
+  /** Reads one line (without its newline) as a row; undefined for a blank line. */
+  line(text: string, shown: string, line: number, terminated = true): Row | undefined {
+    return this.scan(text, null, 0, 0, shown, line, terminated).rows[0];
+  }
+
+  /** The rows of a file in batches (one per ~1 MB read). `onBytes` sees every chunk as read (to hash it). */
+  async *batches(file: string, options: { shown?: string; onBytes?: (chunk: Uint8Array) => void } = {}): AsyncGenerator<RowBatch> {
+    const shown = options.shown ?? (file === "-" ? "<stdin>" : file);
+    let line = 1;
+    for await (const block of readBlocks(file, options.onBytes)) {
+      let text: string;
+      try {
+        text = utf8.decode(block.bytes);
+      } catch {
+        throw notUtf8(shown, block.bytes, block.start, line);
+      }
+      let skip = 0;
+      if (block.start === 0 && text.charCodeAt(0) === 0xfeff) (text = text.slice(1)), (skip = 3);
+      const starts = text.length + skip === block.bytes.length ? null : lineStarts(block.bytes);
+      const batch = this.scan(text, starts, block.start, skip, shown, line, block.terminated);
+      line = this.nextLine;
+      if (batch.rows.length > 0) yield batch;
+    }
+  }
+
+  /**
+   * Scans `text` (whole lines). `byteStarts`: each line's byte offset within the block when the text is not
+   * ASCII (null: string index = byte index); `base`: the block's offset in the file; `skip`: bytes of a
+   * leading BOM cut from `text`. Sets `nextLine`.
+   */
+  private scan(text: string, byteStarts: number[] | null, base: number, skip: number, shown: string, firstLine: number, terminated: boolean): RowBatch {
+    const sc = this.scanner;
+    sc.reset(text);
+    const rows: Row[] = [];
+    const lines: number[] = [];
+    const offsets: number[] = [];
+    const lengths: number[] = [];
+    const starts: number[] = [];
+    const ends: number[] = [];
+    let bom = false;
+    const n = text.length;
+    // Raw control characters are legal only as whitespace between tokens, so the skip walk does not look
+    // for them inside strings: a line holding one is checked by a full parse instead (rare).
+    CONTROL.lastIndex = 0;
+    let control = CONTROL.test(text) ? CONTROL.lastIndex - 1 : n;
+    let line = firstLine;
+    let k = 0; // line number within the block
+    while (sc.at < n) {
+      const start = sc.at;
+      sc.ws();
+      let c = text.charCodeAt(sc.at);
+      if (c === 10 || sc.at >= n) {
+        sc.at++;
+        line++;
+        k++;
+        continue;
+      }
+      if (c === 0xfeff) (bom = true), sc.at++, sc.ws(), (c = text.charCodeAt(sc.at));
+      let row: Row;
+      try {
+        if (c !== 123) sc.fail("not an object");
+        row = sc.object(this.shape);
+        sc.ws();
+        c = text.charCodeAt(sc.at);
+        if (c !== 10 && sc.at < n) sc.fail("after the value");
+        if (control < sc.at) {
+          strictParse(text.slice(start, sc.at));
+          CONTROL.lastIndex = sc.at;
+          control = CONTROL.test(text) ? CONTROL.lastIndex - 1 : n;
+        }
+      } catch (error) {
+        if (!(error instanceof ScanError) && !(error instanceof SyntaxError)) throw error;
+        let end = text.indexOf("\n", start);
+        if (end === -1) end = n;
+        throw badLine(shown, line, text.slice(start, end).replace(/\r$/, ""), end < n || terminated);
+      }
+      const end = sc.at;
+      const cr = text.charCodeAt(end - 1) === 13 ? 1 : 0;
+      rows.push(row);
+      lines.push(line);
+      starts.push(start);
+      ends.push(end - cr);
+      if (byteStarts === null) {
+        offsets.push(base + skip + start);
+        lengths.push(end - cr - start);
+      } else {
+        const from = k === 0 ? skip : byteStarts[k]!;
+        offsets.push(base + from);
+        lengths.push(byteStarts[k + 1]! - from - 1 - cr);
+      }
+      if (this.checks.length > 0) this.check(row, shown, line, text.slice(start, end));
+      sc.at++;
+      line++;
+      k++;
+    }
+    this.nextLine = line;
+    return { rows, lines, offsets, lengths, bom, text: (i) => text.slice(starts[i], ends[i]) };
+  }
+
+  private check(row: Row, shown: string, line: number, text: string): void {
+    for (const { path, name, check } of this.checks) {
+      let v: unknown = row;
+      for (let p = 0; p < path.length && v !== undefined; p++) v = v !== null && typeof v === "object" && !(v instanceof Skipped) && !(v instanceof PyFloat) ? (v as Row)[path[p]!] : undefined;
+      if (v === undefined) {
+        if (check.required) throw fieldError(shown, line, name, check, "nothing (the field is missing)");
+        continue;
+      }
+      if (v === null) {
+        const policy = check.null ?? "error";
+        if (policy === "warn") this.warnings.set(`${name} is null`, (this.warnings.get(`${name} is null`) ?? 0) + 1);
+        else if (policy === "error") throw fieldError(shown, line, name, check, "null");
+        continue;
+      }
+      if (!passes(check.type, v)) throw fieldError(shown, line, name, check, received(text, path, v));
+    }
+  }
+}
+
+const MAX_INDEX = Number.MAX_SAFE_INTEGER;
+const CONTROL = /[\x00-\x09\x0b\x0c\x0e-\x1f]|\r(?!\n)/g;
+
+/** JSON.parse of a row holding control characters, the Python tokens hidden (they are valid where they were scanned). */
+function strictParse(row: string): void {
+  JSON.parse(row.replace(/("(?:[^"\\]|\\.)*")|-?Infinity|NaN/g, (m, str) => str ?? "0"));
+}
+
+function passes(type: FieldCheck["type"], v: unknown): boolean {
+  switch (type) {
+    case "index":
+      return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_INDEX;
+    case "number":
+      return typeof v === "number" || v instanceof PyFloat;
+    case "object":
+      return v === SKIPPED_OBJECT || (typeof v === "object" && v !== null && !(v instanceof Skipped) && !(v instanceof PyFloat) && !Array.isArray(v));
+    case "string":
+      return typeof v === "string";
+  }
+}
+
+const EXPECTED: Record<FieldCheck["type"], string> = {
+  index: "a non-negative integer below 2^53 (a Python int)",
+  number: "a number (int or float)",
+  object: "a JSON object",
+  string: "a string",
+};
+
+/** What a failed field holds, in words, with its JSON text (taken from the line: skipped values were not kept). */
+function received(text: string, path: string[], v: unknown): string {
+  let actual: unknown = v;
+  if (v instanceof Skipped) {
+    try {
+      actual = path.reduce<unknown>((o, p) => (o as Row)?.[p], JSON.parse(text));
+    } catch {}
+  }
+  const json = JSON.stringify(actual instanceof PyFloat ? actual.value : actual);
+  const shown = json === undefined ? String(actual) : json.length > 60 ? `${json.slice(0, 57)}…` : json;
+  if (typeof actual === "string") return `the string ${shown}`;
+  if (typeof actual === "boolean") return `the bool ${shown}`;
+  if (Array.isArray(actual) || (v instanceof Skipped && v.type === "array")) return `an array ${shown}`;
+  if (v instanceof Skipped && v.type === "object") return `an object ${shown}`;
+  if (actual instanceof PyFloat) return `the float ${formatPyFloat(actual.value)}`;
+  if (typeof actual === "number") {
+    if (!Number.isInteger(actual)) return `the float ${actual}`;
+    if (actual < 0) return `the negative number ${actual}`;
+    return `the number ${actual} (too large)`;
+  }
+  return shown;
+}
+
+function fieldError(shown: string, line: number, name: string, check: FieldCheck, got: string): GymError {
+  return new GymError("E_INPUT_SCHEMA", `${shown}:${line}: field '${name}' must be ${EXPECTED[check.type]}${check.null === "allow" ? " or null" : ""}, but it is ${got}`, {
+    hint: `Fix that row's '${name}' (files written by gym eval run or NeMo Gym have the right types).`,
+  });
+}
+
+function badLine(shown: string, line: number, text: string, terminated: boolean): GymError {
+  let value: unknown;
+  let parsed = false;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    parsed = true;
+  } catch {}
+  if (parsed && (typeof value !== "object" || value === null || Array.isArray(value))) {
+    return issueError({ source: shown, line, column: 1, kind: "not-an-object", message: `expected a JSON object, found ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}` });
+  }
+  const problem = locateJsonError(text) ?? { column: 1, message: "invalid JSON" };
+  const cutShort = problem.column > text.length || problem.message.startsWith("unexpected end") || problem.message === "unterminated string";
+  if (!terminated && cutShort) {
+    return issueError({ source: shown, line, column: problem.column, kind: "truncated", message: `the last line is cut off (${text.length} characters, no final newline): a writer was probably killed mid-row` });
+  }
+  return issueError({ source: shown, line, column: problem.column, kind: "invalid-json", message: `invalid JSON: ${problem.message}` });
+}
+
+function notUtf8(shown: string, bytes: Uint8Array, base: number, firstLine: number): GymError {
+  const at = Math.max(0, firstInvalidUtf8(bytes));
+  let line = firstLine;
+  let lineStart = 0;
+  for (let i = bytes.indexOf(10); i !== -1 && i < at; i = bytes.indexOf(10, i + 1)) line++, (lineStart = i + 1);
+  return new GymError("E_INPUT_JSON", `${shown}:${line}: invalid UTF-8 at byte offset ${base + at} of the file (byte ${at - lineStart + 1} of the line: 0x${bytes[at]!.toString(16).padStart(2, "0")})`, {
+    hint: "Rows must be UTF-8 text: re-encode the file (e.g. iconv -f latin1 -t utf-8) or fix that line.",
+  });
+}
+
+/** Byte offset of each line of a block, then where a next line would start (past a missing final newline too). */
+function lineStarts(bytes: Uint8Array): number[] {
+  const starts = [0];
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) starts.push(i + 1);
+  if (bytes[bytes.length - 1] !== 10) starts.push(bytes.length + 1);
+  return starts;
+}
+
+interface Block {
+  bytes: Uint8Array;
+  /** Offset of bytes[0] in the file. */
+  start: number;
+  /** Whether the block ends with a newline (all but a last line without one). */
+  terminated: boolean;
+}
+
+/** A file's bytes in blocks of whole lines (a line longer than a chunk is joined from its pieces). */
+async function* readBlocks(file: string, onBytes?: (chunk: Uint8Array) => void): AsyncGenerator<Block> {
+  let carry: Uint8Array[] = [];
+  let carryBytes = 0;
+  let base = 0;
+  for await (const chunk of readBytes(file, { reuseBuffer: true })) {
+    onBytes?.(chunk);
+    let from = 0;
+    if (carryBytes > 0) {
+      // The line begun in earlier chunks: only its bytes are joined.
+      const nl = chunk.indexOf(10);
+      if (nl === -1) {
+        carry.push(chunk.slice());
+        carryBytes += chunk.length;
+        continue;
+      }
+      carry.push(chunk.subarray(0, nl + 1));
+      const bytes = concat(carry, carryBytes + nl + 1);
+      yield { bytes, start: base, terminated: true };
+      base += bytes.length;
+      carry = [];
+      carryBytes = 0;
+      from = nl + 1;
+    }
+    const last = chunk.lastIndexOf(10);
+    if (last >= from) {
+      yield { bytes: chunk.subarray(from, last + 1), start: base, terminated: true };
+      base += last + 1 - from;
+      from = last + 1;
+    }
+    if (from < chunk.length) {
+      carry.push(chunk.slice(from));
+      carryBytes += chunk.length - from;
+    }
+  }
+  if (carryBytes > 0) yield { bytes: concat(carry, carryBytes), start: base, terminated: false };
+}
+
+function concat(parts: Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) out.set(p, at), (at += p.length);
+  return out;
+}
