@@ -28,6 +28,8 @@ export interface ObjectShape {
   nested?: ReadonlyMap<string, ObjectShape>;
   /** Keep string members (default: Skipped markers; a row's long texts are never copied). */
   strings?: boolean;
+  /** Parse every object or array member not in `nested` whole (a full row, typed only at this level). */
+  wholeRest?: boolean;
   /** The keys seen at each member position (rows of a file share a layout): a match is reused, not re-sliced. */
   keys?: string[];
 }
@@ -298,6 +300,7 @@ export class RowScanner {
     const keepStrings = shape.strings === true;
     const whole = shape.whole;
     const nested = shape.nested;
+    const wholeRest = shape.wholeRest === true;
     const keys = (shape.keys ??= []);
     for (let member = 0; ; member++) {
       if (s.charCodeAt(this.at) !== 34) this.fail(this.at >= s.length ? "unexpected end of line (the row is cut short)" : `expected a quoted key, found ${describe(s, this.at)}`);
@@ -315,7 +318,7 @@ export class RowScanner {
       let v: unknown;
       const inner = nested?.get(k);
       if (inner !== undefined && s.charCodeAt(this.at) === 123) v = this.object(inner);
-      else if (whole?.has(k)) v = this.whole();
+      else if (whole?.has(k) || (wholeRest && (s.charCodeAt(this.at) | 32) === 123)) v = this.whole();
       else v = this.value(keepStrings);
       if (k === "__proto__") Object.defineProperty(row, k, { value: v, enumerable: true, writable: true, configurable: true });
       else row[k] = v;

@@ -11,15 +11,16 @@
  * - `shape.nested` objects are read member by member (`{ response: { nested: { usage: {} } } }`);
  *   `shape.whole` members are parsed whole (plain JSON, numbers as JS numbers); every other string,
  *   object or array member is a shared `Skipped` marker (`SKIPPED_STRING`, `SKIPPED_OBJECT`,
- *   `SKIPPED_ARRAY`) unless `strings: true` keeps strings. Scalars are always kept.
+ *   `SKIPPED_ARRAY`) unless `strings: true` keeps strings and `wholeRest: true` parses the other objects and
+ *   arrays whole. Scalars are always kept.
  * - Numbers keep Python's typing: a whole value spelled as a float (`1.0`, `2e3`) is a `PyFloat`, any other
  *   number a JS number (a whole one is a Python int). `NaN`, `Infinity` and `-Infinity` (what Python's
  *   `json.dumps` writes) are read as floats unless `nonFinite: false`.
  * - `shape.checks` (dotted paths: `"agent_ref.name"`) check the type of each field read: a wrong type stops
  *   with a GymError (E_INPUT_SCHEMA) naming file:line, the field, what was expected and what was found;
- *   `null: "warn"` counts a null in `reader.warnings` instead. Check kinds: `index` (a Python int ≥ 0 below
+ *   `null: "warn"` / `required: "warn"` count a null / missing field in `reader.warnings` instead. Check kinds: `index` (a Python int ≥ 0 below
  *   2^53), `number` (int or float, not bool), `object`, `string`.
- * - Bad JSON stops with E_INPUT_JSON (file:line:column), a cut-off last line with E_INPUT_TRUNCATED, bytes that
+ * - Bad JSON stops with E_INPUT_JSON (or, with `badLines: "mark"`, is given as the row `UNREADABLE`) (file:line:column), a cut-off last line with E_INPUT_TRUNCATED, bytes that
  *   are not UTF-8 with E_INPUT_JSON naming the line and the byte offset. Blank lines are skipped; CRLF
  *   endings and a UTF-8 BOM at the start of the file (or of a line: `batch.bom`) are accepted.
  */
@@ -35,8 +36,8 @@ export { SKIPPED_ARRAY, SKIPPED_OBJECT, SKIPPED_STRING, Skipped } from "./row-sc
 
 export interface FieldCheck {
   type: "index" | "number" | "object" | "string";
-  /** A missing field is an error (default: it may be missing). */
-  required?: boolean;
+  /** A missing field is an error (true), a counted warning ("warn"), or allowed (default). */
+  required?: boolean | "warn";
   /** What a null is: an error (default), allowed, or a counted warning. */
   null?: "error" | "allow" | "warn";
 }
@@ -45,9 +46,15 @@ export interface RowShape {
   whole?: string[];
   nested?: Record<string, RowShape>;
   strings?: boolean;
+  wholeRest?: boolean;
   checks?: Record<string, FieldCheck>;
   nonFinite?: boolean;
+  /** "mark": a line that is not a JSON object is given as the row UNREADABLE instead of stopping the read. */
+  badLines?: "throw" | "mark";
 }
+
+/** The row of a line that is not a JSON object, when `badLines: "mark"`. */
+export const UNREADABLE: Row = Object.freeze({});
 
 export interface RowBatch {
   rows: Row[];
@@ -80,7 +87,7 @@ function compile(shape: RowShape, checks: Record<string, FieldCheck>): ObjectSha
     }
     if (check.type === "string") (level as { strings?: boolean }).strings = true;
   }
-  return { whole: new Set(shape.whole ?? []), nested, strings: shape.strings === true };
+  return { whole: new Set(shape.whole ?? []), nested, strings: shape.strings === true, wholeRest: shape.wholeRest === true };
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -92,11 +99,13 @@ export class RowReader {
   private readonly checks: Check[];
   private readonly scanner: RowScanner;
   private nextLine = 1;
+  private readonly markBad: boolean;
 
   constructor(shape: RowShape = {}) {
     this.checks = Object.entries(shape.checks ?? {}).map(([name, check]) => ({ name, path: name.split("."), check }));
     this.shape = compile(shape, shape.checks ?? {});
     this.scanner = new RowScanner(shape.nonFinite !== false);
+    this.markBad = shape.badLines === "mark";
   }
 
   /** Reads one line (without its newline) as a row; undefined for a blank line. */
@@ -173,7 +182,9 @@ export class RowReader {
         if (!(error instanceof ScanError) && !(error instanceof SyntaxError)) throw error;
         let end = text.indexOf("\n", start);
         if (end === -1) end = n;
-        throw badLine(shown, line, text.slice(start, end).replace(/\r$/, ""), end < n || terminated);
+        if (!this.markBad) throw badLine(shown, line, text.slice(start, end).replace(/\r$/, ""), end < n || terminated);
+        sc.at = end;
+        row = UNREADABLE;
       }
       const end = sc.at;
       const cr = text.charCodeAt(end - 1) === 13 ? 1 : 0;
@@ -189,7 +200,7 @@ export class RowReader {
         offsets.push(base + from);
         lengths.push(byteStarts[k + 1]! - from - 1 - cr);
       }
-      if (this.checks.length > 0) this.check(row, shown, line, text.slice(start, end));
+      if (this.checks.length > 0 && row !== UNREADABLE) this.check(row, shown, line, text.slice(start, end));
       sc.at++;
       line++;
       k++;
@@ -198,17 +209,29 @@ export class RowReader {
     return { rows, lines, offsets, lengths, bom, text: (i) => text.slice(starts[i], ends[i]) };
   }
 
+  private warn(message: string): void {
+    this.warnings.set(message, (this.warnings.get(message) ?? 0) + 1);
+  }
+
+  /** The counted warnings as sentences (`file: 3 row(s) where reward is null`), then forgets them (call once per file). */
+  takeWarnings(shown: string): string[] {
+    const lines = [...this.warnings].map(([message, rows]) => `${shown}: ${rows} row(s) where ${message}`);
+    this.warnings.clear();
+    return lines;
+  }
+
   private check(row: Row, shown: string, line: number, text: string): void {
     for (const { path, name, check } of this.checks) {
       let v: unknown = row;
       for (let p = 0; p < path.length && v !== undefined; p++) v = v !== null && typeof v === "object" && !(v instanceof Skipped) && !(v instanceof PyFloat) ? (v as Row)[path[p]!] : undefined;
       if (v === undefined) {
-        if (check.required) throw fieldError(shown, line, name, check, "nothing (the field is missing)");
+        if (check.required === "warn") this.warn(`${name} is missing`);
+        else if (check.required) throw fieldError(shown, line, name, check, "nothing (the field is missing)");
         continue;
       }
       if (v === null) {
         const policy = check.null ?? "error";
-        if (policy === "warn") this.warnings.set(`${name} is null`, (this.warnings.get(`${name} is null`) ?? 0) + 1);
+        if (policy === "warn") this.warn(`${name} is null`);
         else if (policy === "error") throw fieldError(shown, line, name, check, "null");
         continue;
       }

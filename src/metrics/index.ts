@@ -23,7 +23,6 @@ export { bigRatio, comb, meanVariance, median, pairwiseSum, percentileLinear, py
 export type { PyScalar } from "./numeric.ts";
 export { formatPyFloat, numericValue, parsePythonJson, PyFloat, pyFloat, pyNumber, stringifyPython } from "./pyjson.ts";
 export type { PyJsonOptions, PyNumber } from "./pyjson.ts";
-export { parseRolloutLine } from "./rollout-parse.ts";
 export { incompleteBeta, normalQuantile, studentTCdf, studentTQuantile } from "./student-t.ts";
 export { minimumDetectableEffect, pairedInterval, summarize, tInterval, weightedWelch, welchInterval } from "./intervals.ts";
 export type { DifferenceInterval, SampleSummary, WelchCell } from "./intervals.ts";

@@ -191,7 +191,7 @@ export class RolloutTable {
     return this.data[c]![row]!;
   }
 
-  /** Adds one parsed row (whole-valued floats as PyFloat, see parseRolloutLine). */
+  /** Adds one parsed row (whole-valued floats as PyFloat, as jsonl/rows.ts reads them). */
   add(row: Row): number {
     const spool = this.spool;
     if (!spool && this.rows === this.capacity) this.grow();

@@ -4,7 +4,7 @@ import { GymError } from "../errors.ts";
 import { readLines } from "../jsonl/lines.ts";
 import type { Row } from "../jsonl/read.ts";
 import { parsePythonJson, stringifyPython } from "../metrics/pyjson.ts";
-import { parseRolloutLine } from "../metrics/rollout-parse.ts";
+import { parseRolloutLine } from "../jsonl/rollout-rows.ts";
 import { stripForAggregate } from "../metrics/records.ts";
 import { writeFileAtomic } from "../runtime/files.ts";
 import type { ServerClient, ServerDirectory } from "../servers/client.ts";

@@ -78,7 +78,7 @@ describe("aggregate health check", () => {
     // the same identity under another agent: a duplicate record in the merged file
     `{"_ng_task_index":0,"_ng_rollout_index":1,"reward":null,"response":{"usage":${usage(3, 3)}},"agent_ref":{"name":"b"}}`,
     `{"_ng_task_index":0,"_ng_rollout_index":0,"response":{"usage":${usage(3, 3)}},"agent_ref":{"name":"a"}}`,
-    `{"_ng_task_index":"7","_ng_rollout_index":0,"reward":1,"agent_ref":{"name":"b"}}`,
+    `{"_ng_task_index":7,"_ng_rollout_index":0,"reward":1,"agent_ref":{"name":"b"}}`,
     `{"_ng_task_index":2,"reward":0.5,"ng_trajectory":{"turns":[],"gaps":[1]},"agent_ref":{"name":"a"}}`,
   ];
 
@@ -97,11 +97,21 @@ describe("aggregate health check", () => {
     expect(verdicts).toBe(read("rollout_verdicts.jsonl"));
     expect(summary).toBe(read("quality_summary.json"));
     expect(report.health).toEqual(checked);
-    // The fixture exercises what matters: duplicates, failures, odd indices, missing rollouts.
+    // The fixture exercises what matters: duplicates, failures, missing rollouts.
     expect([checked.checked, checked.healthy, checked.unhealthy, checked.unobserved]).toEqual([6, 1, 3, 2]);
     expect(checked.run.run_missing_rollouts.missing).toBe(1);
     expect(verdicts).toContain("record_duplicate_identity");
     expect(verdicts).toContain('"rollout_id":"7:0"');
+  });
+
+  test("a task index spelled as a string stops both readers at its file:line and field (it once grouped silently)", async () => {
+    const { healthCheck } = await import("../health-check/index.ts");
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, "rollouts.jsonl"), `${rows[0]}\n{"_ng_task_index":"7","_ng_rollout_index":0,"reward":1}\n`);
+    const message = /rollouts\.jsonl:2: field '_ng_task_index' must be a non-negative integer .* but it is the string "7"/;
+    await expect(aggregateShards({ inputs: [path.join(dir, "rollouts.jsonl")], output: path.join(dir, "out", "m.jsonl") })).rejects.toThrow(message);
+    await expect(healthCheck({ runDir: dir })).rejects.toThrow(message);
+    expect(fs.existsSync(path.join(dir, "out", "m.jsonl"))).toBe(false);
   });
 
   test("no merge, no health check", async () => {

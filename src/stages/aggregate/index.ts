@@ -7,12 +7,12 @@ import { utf8 } from "../../metrics/byte-text.ts";
 import { GroupWriter, Layout } from "../../metrics/group-render.ts";
 import { acrossRepeatMetrics, repeatLevelMetrics } from "../../metrics/repeat-level.ts";
 import { stringifyPython } from "../../metrics/pyjson.ts";
-import { typeRolloutRow } from "../../metrics/rollout-parse.ts";
 import { RolloutTable } from "../../metrics/rollout-table.ts";
 import { ROLLOUT_INDEX, stripForAggregate, STRIPPED_FOR_AGGREGATE, TASK_INDEX } from "../../metrics/records.ts";
 import { TableView } from "../../metrics/table-view.ts";
 import { expandInputGlobs, spillStdin } from "./shards.ts";
-import { LineWorker } from "./lines.ts";
+import { FULL_ROW, SCORED_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
+import { RowReader } from "../../jsonl/rows.ts";
 import { siblingPath, FileWriter } from "./files.ts";
 import { ByteWriter, copyMerged, type MergeJob, readRuns } from "./copy.ts";
 import { SecondCore } from "./second-core.ts";
@@ -22,7 +22,7 @@ import { collectGarbage } from "../../runtime/gc.ts";
 import { hashHere, hashInWorker } from "./hash.ts";
 import { AggregateHealth } from "./health.ts";
 import type { QualitySummary } from "../health-check/tally.ts";
-import { isBlank, NameIds, RowIndex } from "./rows.ts";
+import { NameIds, RowIndex } from "./rows.ts";
 
 type Row = Record<string, unknown>;
 
@@ -100,74 +100,51 @@ interface Scan {
 
 async function scanShards(files: string[], shown: string[], options: AggregateStageOptions): Promise<Scan> {
   const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE, spool: true }), index: new RowIndex({ bytes: true, agent: true, spool: true }), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null, health: options.healthCheck && options.mergeShards !== false ? new AggregateHealth(options.output) : null };
-  const lines = new LineWorker();
-  // The lines worker hashes what it reads; without it a worker of its own hashes beside the parse.
-  const hashing = lines.usable ? null : hashInWorker(files);
+  // The files are hashed on another core while this one reads them (the hash is the same bytes twice read,
+  // from the page cache; it keeps sha256 off the parse's thread).
+  const hashing = hashInWorker(files);
   try {
-    await scanInto(scan, files, shown, lines, options);
-    lines.stop();
-    const digests = await hashing?.digests;
-    for (let s = 0; s < files.length; s++) scan.sources[s]!.sha256 = lines.digests.get(files[s]!) ?? digests?.[s] ?? (await hashHere(files[s]!));
+    await scanInto(scan, files, shown, options);
+    const digests = await hashing.digests;
+    for (let s = 0; s < files.length; s++) scan.sources[s]!.sha256 = digests?.[s] ?? (await hashHere(files[s]!));
     // The parse's garbage goes before the exact-size arrays are loaded beside it.
     collectGarbage();
     scan.table.finish();
     scan.index.finish();
     return scan;
   } catch (error) {
-    lines.stop();
-    hashing?.stop();
+    hashing.stop();
     scan.table.dispose();
     scan.index.dispose();
     throw error;
   }
 }
 
-async function scanInto(scan: Scan, files: string[], shown: string[], lines: LineWorker, options: AggregateStageOptions): Promise<void> {
+async function scanInto(scan: Scan, files: string[], shown: string[], options: AggregateStageOptions): Promise<void> {
   const { table, index, agents } = scan;
+  // Server hooks get the stripped rows whole; the baseline statistics need only scalars and usage.
+  const reader = new RowReader(scan.hooked ? { ...FULL_ROW, checks: SCORED_CHECKS } : statsShape(SCORED_CHECKS, scan.health !== null));
   for (let s = 0; s < files.length; s++) {
     let rows = 0;
-    for await (const batch of lines.batches(files[s]!)) {
-      if (batch.lossy) scan.lossy.add(s);
-      const { texts, offsets, lengths, hints } = batch;
-      for (let i = 0; i < texts.length; i++) {
-        let text = texts[i]!;
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (error) {
-          if (isBlank(text)) continue;
-          if (text.charCodeAt(0) !== 0xfeff) throw invalidJson(shown[s]!, batch.firstLine + i, error);
-          // The reference decoded each line on its own, which drops a leading BOM.
-          scan.lossy.add(s);
-          text = text.slice(1);
-          try {
-            value = JSON.parse(text);
-          } catch (again) {
-            throw invalidJson(shown[s]!, batch.firstLine + i, again);
-          }
-        }
-        if (typeof value !== "object" || value === null || Array.isArray(value)) {
-          throw new GymError("E_INPUT_JSON", `${shown[s]}:${batch.firstLine + i}: expected a JSON object`, { hint: "Each line of a rollouts file is one JSON object." });
-        }
-        // Checked as parsed, before typeRolloutRow turns whole-valued floats into PyFloat.
-        scan.health?.add(table.rows, value as Row);
-        // Hints were noted on the line as read: a line that lost a BOM is typed here.
-        const row = hints && text === texts[i] ? hints.apply(text, value as Row, i) : typeRolloutRow(text, value as Row);
+    for await (const batch of reader.batches(files[s]!, { shown: shown[s]! })) {
+      // The reference decoded each line on its own, which drops a BOM at a line's start: such rows are copied as text.
+      if (batch.bom) scan.lossy.add(s);
+      const { rows: parsed, lines, offsets, lengths } = batch;
+      for (let i = 0; i < parsed.length; i++) {
+        const row = parsed[i]!;
+        scan.health?.add(table.rows, row);
         const name = (row.agent_ref as Row | undefined)?.name;
         const agent = typeof name === "string" && name !== "" ? agents.id(name) : -1;
         const r = table.add(row);
-        index.push(s, batch.firstLine + i, offsets[i]!, lengths[i]!, agent);
+        index.push(s, lines[i]!, offsets[i]!, lengths[i]!, agent);
         if (scan.hooked && agent >= 0) scan.hooked[r] = stripForAggregate(row);
         rows++;
       }
     }
     scan.sources.push({ path: shown[s]!, rows, size: fs.statSync(files[s]!).size, sha256: "" });
     options.log?.(`Read ${rows} rollout row(s) from ${shown[s]}`);
+    for (const warning of reader.takeWarnings(shown[s]!)) options.log?.(`Warning: ${warning} (left out of the reward statistics, as NeMo Gym does)`);
   }
-}
-
-function invalidJson(source: string, line: number, error: unknown): GymError {
-  return new GymError("E_INPUT_JSON", `${source}:${line}: invalid JSON (${(error as Error).message})`, { hint: "Fix or delete that line; each line must be one JSON object." });
 }
 
 async function aggregateFiles(files: string[], shown: string[], sidecars: string[], onlyShardIsOutput: boolean, options: AggregateStageOptions): Promise<AggregateReport> {

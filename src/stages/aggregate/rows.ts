@@ -191,8 +191,3 @@ export class NameIds {
     return id;
   }
 }
-
-/** JSON.parse's view of a blank line (spaces, tabs, a BOM): skipped by every reader, like `text.trim() === ""`. */
-export function isBlank(text: string): boolean {
-  return text.trim() === "";
-}

@@ -1,4 +1,7 @@
 /** The rollout-scope health checks: each looks at one row and reports findings, or that it lacked evidence. */
+import { PyFloat } from "../../metrics/pyjson.ts";
+import { Skipped } from "../../jsonl/rows.ts";
+
 type Row = Record<string, unknown>;
 
 export interface Finding {
@@ -23,8 +26,12 @@ const ok: CheckResult = { unhealthy: [] };
 const NO_TRAJECTORY: CheckResult = { unobserved: "no ng_trajectory" };
 const NO_CAPTURE: CheckResult = { unobserved: "no ng_model_call_capture" };
 const NO_USAGE: CheckResult = { unobserved: "no response.usage" };
-const obj = (v: unknown): Row | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Row) : undefined);
-const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+// Rows come from the row reader: a whole-valued float is a PyFloat, a member it skipped a Skipped marker.
+const obj = (v: unknown): Row | undefined => (v && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat) && !(v instanceof Skipped) ? (v as Row) : undefined);
+const num = (v: unknown): number | undefined => {
+  const n = v instanceof PyFloat ? v.value : v;
+  return typeof n === "number" && Number.isFinite(n) ? n : undefined;
+};
 
 /** The model calls a rollout captured (`ng_model_call_capture`: a list, or an object holding `calls`). */
 function calls(row: Row): Row[] | undefined {
@@ -129,7 +136,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
       const usage = obj(obj(row.response)?.usage);
       if (!c || !usage) return c ? NO_USAGE : NO_CAPTURE;
       const sum = (k: string) => c.reduce((a, call) => a + (num((obj(call.usage) ?? obj(obj(call.response)?.usage))?.[k]) ?? 0), 0);
-      const mismatched = ["input_tokens", "output_tokens"].filter((k) => num(usage[k]) !== undefined && usage[k] !== sum(k));
+      const mismatched = ["input_tokens", "output_tokens"].filter((k) => num(usage[k]) !== undefined && num(usage[k]) !== sum(k));
       return { unhealthy: mismatched.map((k) => finding("rollout_token_count_mismatch", "rollout", null, { field: k, response_usage: usage[k], captured_sum: sum(k) })) };
     },
   },

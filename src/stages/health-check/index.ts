@@ -2,13 +2,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { GymError } from "../../errors.ts";
-import { readTextBatches } from "../../jsonl/lines.ts";
+import { HEALTH_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
+import { RowReader, UNREADABLE } from "../../jsonl/rows.ts";
 import { closeMatches } from "../../text/difflib.ts";
 import { FileWriter, siblingPath } from "../aggregate/files.ts";
 import { ALL_CHECK_IDS } from "./checks.ts";
 import { at, HealthTally, type QualitySummary } from "./tally.ts";
 
-type Row = Record<string, unknown>;
 export type { QualitySummary, Verdict } from "./tally.ts";
 
 export interface HealthCheckOptions {
@@ -48,20 +48,14 @@ export async function healthCheck(options: HealthCheckOptions): Promise<QualityS
   const sources = rolloutSources(options.runDir, name);
   const tally = new HealthTally(ignored, sources.map((source) => (source === "-" ? "<stdin>" : source)));
   const verdicts = new FileWriter(path.join(options.runDir, "rollout_verdicts.jsonl"));
+  const reader = new RowReader({ ...statsShape(HEALTH_CHECKS, true), badLines: "mark" });
   for (let s = 0; s < sources.length; s++) {
-    for await (const { texts, first: firstLine } of readTextBatches(sources[s]!)) {
+    for await (const { rows, lines } of reader.batches(sources[s]!)) {
       let out = "";
-      for (let i = 0; i < texts.length; i++) {
-        const text = texts[i]!;
-        let row: Row | undefined;
-        try {
-          const v = JSON.parse(text);
-          if (v && typeof v === "object" && !Array.isArray(v)) row = v as Row;
-        } catch {
-          if (text.trim() === "") continue;
-        }
-        const where = at(s, firstLine + i);
-        out += row ? tally.verdict(row._ng_task_index, row._ng_rollout_index, row.reward === undefined || row.reward === null, tally.inspect(row), where) : tally.unreadable(where);
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        const where = at(s, lines[i]!);
+        out += row !== UNREADABLE ? tally.verdict(row._ng_task_index, row._ng_rollout_index, row.reward === undefined || row.reward === null, tally.inspect(row), where) : tally.unreadable(where);
       }
       verdicts.write(out);
     }

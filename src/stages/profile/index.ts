@@ -6,15 +6,16 @@ import { utf8 } from "../../metrics/byte-text.ts";
 import { GroupWriter, Layout } from "../../metrics/group-render.ts";
 import { acrossRepeatMetrics, repeatLevelMetrics } from "../../metrics/repeat-level.ts";
 import { stringifyPython } from "../../metrics/pyjson.ts";
-import { typeRolloutRow } from "../../metrics/rollout-parse.ts";
+import { SCORED_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
+import { type RowShape, RowReader } from "../../jsonl/rows.ts";
 import { RolloutTable } from "../../metrics/rollout-table.ts";
 import { ROLLOUT_INDEX, TASK_INDEX } from "../../metrics/records.ts";
 import { TableView } from "../../metrics/table-view.ts";
-import { scanLineBatches, spillStdin } from "../aggregate/shards.ts";
+import { spillStdin } from "../aggregate/shards.ts";
 import { FileWriter, siblingPath } from "../aggregate/files.ts";
 import { ByteWriter, readRowsInOrder, readRuns } from "../aggregate/copy.ts";
 import { sortedOrder } from "../aggregate/order.ts";
-import { isBlank, NameIds, RowIndex } from "../aggregate/rows.ts";
+import { NameIds, RowIndex } from "../aggregate/rows.ts";
 import { collectGarbage } from "../../runtime/gc.ts";
 import { sampleText } from "./sample.ts";
 
@@ -63,7 +64,7 @@ interface Keyed {
   table: RolloutTable | null;
 }
 
-async function indexFile(source: string, what: string, needAgent: boolean): Promise<Keyed> {
+async function indexFile(source: string, what: string, needAgent: boolean, log?: (message: string) => void): Promise<Keyed> {
   const file = source === "-" ? await spillStdin() : source;
   const shown = source === "-" ? "<stdin>" : source;
   if (source !== "-" && !fs.existsSync(source)) {
@@ -71,7 +72,7 @@ async function indexFile(source: string, what: string, needAgent: boolean): Prom
   }
   const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true, spool: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable({ spool: true }) };
   try {
-    await scanInto(k, what, needAgent);
+    await scanInto(k, needAgent, log);
     // The parse leaves ~120 MB of row garbage at 1 GB; free it before finish() allocates the columns.
     collectGarbage();
     k.index.finish();
@@ -84,35 +85,21 @@ async function indexFile(source: string, what: string, needAgent: boolean): Prom
   }
 }
 
-async function scanInto(k: Keyed, what: string, needAgent: boolean): Promise<void> {
-  const { file, shown } = k;
-  for await (const batch of scanLineBatches(file)) {
-    const { texts, offsets, lengths } = batch;
-    for (let i = 0; i < texts.length; i++) {
-      const line = batch.firstLine + i;
-      let text = texts[i]!;
-      let row: Row;
-      try {
-        row = JSON.parse(text) as Row;
-      } catch {
-        if (isBlank(text)) continue;
-        // The reference decoded each line on its own, which drops a leading BOM.
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        try {
-          row = JSON.parse(text) as Row;
-        } catch (error) {
-          throw new GymError("E_INPUT_JSON", `Malformed JSON in '${shown}' at line ${line}: ${(error as Error).message}`);
-        }
-      }
-      for (const key of [TASK_INDEX, ROLLOUT_INDEX]) {
-        if (typeof row[key] !== "number") throw new GymError("E_INPUT_SCHEMA", `${shown}:${line}: missing integer ${key}`, { hint: `Profile needs the files written by gym eval run (${what}).` });
-      }
-      const agent = (row.agent_ref as Row | undefined)?.name;
-      if (needAgent && typeof agent !== "string") throw new GymError("E_INPUT_SCHEMA", `${shown}:${line}: missing agent_ref.name`, { hint: "Materialized inputs name the agent of every rollout." });
-      k.index.push(0, line, offsets[i]!, lengths[i]!, needAgent ? k.agents.id(agent as string) : -1, row[TASK_INDEX] as number, row[ROLLOUT_INDEX] as number);
-      k.table?.add(typeRolloutRow(text, row));
+const REQUIRED_KEYS = { [TASK_INDEX]: { type: "index", required: true }, [ROLLOUT_INDEX]: { type: "index", required: true } } as const;
+const INPUT_SHAPE: RowShape = { checks: { ...SCORED_CHECKS, reward: { type: "number", null: "allow" }, ...REQUIRED_KEYS, "agent_ref.name": { type: "string", required: true } } };
+const ROLLOUT_SHAPE: RowShape = statsShape({ ...SCORED_CHECKS, ...REQUIRED_KEYS });
+
+async function scanInto(k: Keyed, needAgent: boolean, log?: (message: string) => void): Promise<void> {
+  const reader = new RowReader(needAgent ? INPUT_SHAPE : ROLLOUT_SHAPE);
+  for await (const { rows, lines, offsets, lengths } of reader.batches(k.file, { shown: k.shown })) {
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      const agent = needAgent ? k.agents.id((row.agent_ref as Row).name as string) : -1;
+      k.index.push(0, lines[i]!, offsets[i]!, lengths[i]!, agent, row[TASK_INDEX] as number, row[ROLLOUT_INDEX] as number);
+      k.table?.add(row);
     }
   }
+  for (const warning of reader.takeWarnings(k.shown)) log?.(`Warning: ${warning} (left out of the reward statistics, as NeMo Gym does)`);
 }
 
 function sortKeys(k: Keyed, what: string): Int32Array {
@@ -136,7 +123,7 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
   const base = options.outputBase ?? (options.rollouts === "-" ? undefined : options.rollouts);
   if (!base) throw new GymError("E_MISSING_ARGUMENT", "--output is required when --rollouts is read from stdin", { hint: "Pass --output results/rollouts.jsonl to name the profile files." });
   const inputs = await indexFile(options.inputs, "--inputs", true);
-  const results = await indexFile(options.rollouts, "--rollouts", false);
+  const results = await indexFile(options.rollouts, "--rollouts", false, options.log);
   const io = sortKeys(inputs, "materialized input");
   const ro = sortKeys(results, "result");
   const it = inputs.index.task, ir = inputs.index.rollout, rt = results.table!.task, rr = results.table!.rollout;

@@ -3,7 +3,7 @@ import { GymError } from "../../errors.ts";
 import type { Row } from "../../jsonl/read.ts";
 import { readLines } from "../../jsonl/lines.ts";
 import { parsePythonJson, stringifyPython } from "../../metrics/pyjson.ts";
-import { parseRolloutLine } from "../../metrics/rollout-parse.ts";
+import { parseRolloutLine } from "../../jsonl/rollout-rows.ts";
 import { indexValue, stripForAggregate } from "../../metrics/records.ts";
 import { writeFileAtomic } from "../../runtime/files.ts";
 import type { ServerDirectory } from "../../servers/client.ts";
