@@ -3,16 +3,19 @@ import { defineGymCommand } from "../_command.ts";
 import { configOptions, jsonArg } from "../_args.ts";
 import { GymError } from "../../errors.ts";
 
-const EXPORTERS = ["mlflow", "wandb"] as const;
+const EXPORTERS = ["atif", "mlflow", "wandb"] as const;
 
 export default defineGymCommand({
-  meta: { name: "eval export", description: "Export a finished run to MLflow or W&B" },
+  meta: { name: "eval export", description: "Export a finished run: ATIF trajectories (default), MLflow or W&B" },
   args: {
     exporter: { type: "positional", required: false, description: `The exporter: ${EXPORTERS.join(", ")}`, valueHint: "EXPORTER" },
+    "agent-version": { type: "string", description: "atif: the version of the agent implementation (+agent_version)", valueHint: "VERSION" },
     ...jsonArg,
   },
   overrides: true,
   examples: [
+    "gym eval export atif +rollouts_jsonl_fpath=results/rollouts.jsonl +output_dirpath=results/atif \\",
+    "    +session_id=eval-2026-08-25 +agent_version=1.2.3",
     "gym eval export mlflow +rollouts_jsonl_fpath=results/rollouts.jsonl +mlflow_tracking_uri=https://mlflow.example \\",
     "    +mlflow_experiment_name=gym +mlflow_run_name=nightly",
     "gym eval export wandb +rollouts_jsonl_fpath=results/rollouts.jsonl +wandb_project=gym +wandb_name=nightly",
@@ -27,7 +30,7 @@ export default defineGymCommand({
   async run({ args, rawArgs, overrides, json }) {
     const exporter = (args.exporter as string | undefined) ?? "atif";
     if (!(EXPORTERS as readonly string[]).includes(exporter)) {
-      const why = exporter === "atif" ? "gym does not write ATIF yet (the default exporter of NeMo Gym's CLI)" : exporter === "evalrdl" ? "EvalRDL's SDK is a Python package served only by the EvalRDL service, with no public HTTP API gym could call instead" : `'${exporter}' is not an exporter`;
+      const why = exporter === "evalrdl" ? "EvalRDL's SDK is a Python package served only by the EvalRDL service, with no public HTTP API gym could call instead" : `'${exporter}' is not an exporter`;
       throw new GymError("E_USAGE", `Unknown exporter '${exporter}': ${why}.`, { hint: `Known exporters: ${EXPORTERS.join(", ")} (gym eval export mlflow …).` });
     }
     const { resolveConfig } = await import("../../config/index.ts");
@@ -35,6 +38,15 @@ export default defineGymCommand({
     const keys = config.resolve() as Record<string, unknown>;
     const rollouts = keys.rollouts_jsonl_fpath;
     if (typeof rollouts !== "string" || !rollouts) throw new GymError("E_MISSING_ARGUMENT", "gym eval export needs +rollouts_jsonl_fpath=<the run's rollouts JSONL>.", { hint: "e.g. +rollouts_jsonl_fpath=results/rollouts.jsonl" });
+    if (exporter === "atif") {
+      const { exportAtif } = await import("../../export/atif/index.ts");
+      const { VERSION } = await import("../version.ts");
+      const dir = keys.output_dirpath;
+      if (typeof dir !== "string" || !dir) throw new GymError("E_MISSING_ARGUMENT", "gym eval export atif needs +output_dirpath=<a new folder>.", { hint: "e.g. +output_dirpath=results/atif" });
+      const done = await exportAtif({ rolloutsPath: rollouts, outputDir: dir, sessionId: String(keys.session_id ?? ""), agentVersion: String(args["agent-version"] ?? keys.agent_version ?? ""), exporterVersion: VERSION });
+      process.stdout.write(json ? `${JSON.stringify(done)}\n` : `Wrote ${done.trajectories} ATIF trajectories and manifest.jsonl to ${done.dir}.\n`);
+      return;
+    }
     const { exportToTracker } = await import("../../export/tracking.ts");
     const result = await exportToTracker({ tracker: exporter as (typeof EXPORTERS)[number], rolloutsPath: rollouts, keys, log: (line) => process.stderr.write(`${line}\n`) });
     const run = result.receipt.backend_run;

@@ -48,6 +48,13 @@ function turns(row: Row): Row[] | undefined {
   return Array.isArray(list) ? (list as Row[]) : [];
 }
 
+/** Whether a NeMo Gym v1.0 turn answered: reasoning, a function call, or assistant text among its `answer` items. */
+function answers(turn: Row): boolean {
+  if (Array.isArray(turn.reasoning_content) ? turn.reasoning_content.length > 0 : Boolean(turn.reasoning_content)) return true;
+  const items = Array.isArray(turn.answer) ? (turn.answer as Row[]) : [];
+  return items.some((item) => item.type === "function_call" || (item.type === "message" && Array.isArray(item.content) && (item.content as Row[]).some((part) => typeof part.text === "string" && part.text.trim() !== "")));
+}
+
 const failed = (c: Row) => {
   const status = c.status ?? obj(c.response)?.status;
   return c.error != null || status === "failed" || (typeof status === "number" && status >= 400);
@@ -72,7 +79,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
       if (!t) return NO_TRAJECTORY;
       const hollow = t
         .map((turn, i) => ({ turn, i }))
-        .filter(({ turn }) => !(turn.text || turn.content || turn.output_text) && !(Array.isArray(turn.tool_calls) && turn.tool_calls.length) && !turn.reasoning);
+        .filter(({ turn }) => !(turn.text || turn.content || turn.output_text) && !(Array.isArray(turn.tool_calls) && turn.tool_calls.length) && !turn.reasoning && !answers(turn));
       return { unhealthy: hollow.map(({ i }) => finding("agent_turn_hollow", "agent_turn", `turn[${i}]`, {})) };
     },
   },

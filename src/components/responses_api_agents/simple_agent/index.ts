@@ -9,6 +9,15 @@ import { jsonRoute, routeJson, type RouteRequest } from "../../../servers/routes
 import { pythonExceptionRepr } from "../../../servers/python-repr.ts";
 import type { ServerFactory, ServerFactoryContext } from "../../../servers/registry.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
+import { finishTrajectory, TrajectoryRecorder } from "./trajectory.ts";
+
+/** The agent-internal key the trajectory travels under from /v1/responses to /run (popped there, as in NeMo Gym). */
+const TRAJECTORY_KEY = "_ng_trajectory";
+const ROLLOUT_PATH = /^\/ng-rollout\/([A-Za-z0-9][A-Za-z0-9._:-]*)\//;
+
+/** A rollout's id from its row: `<task>-<rollout>` (the collector's identity), else unscoped. */
+const rolloutIdOf = (row: JsonObject): string | undefined =>
+  row._ng_task_index === undefined || row._ng_task_index === null ? undefined : `${row._ng_task_index}-${row._ng_rollout_index ?? 0}`;
 
 export interface ServerRef {
   type: string;
@@ -44,6 +53,7 @@ export async function runEpisode(
   config: SimpleAgentConfig,
   context: ServerFactoryContext,
   resourcesCookies: Cookies,
+  trace?: TrajectoryRecorder,
 ): Promise<{ response: JsonObject; modelCookies: Cookies; resourcesCookies: Cookies }> {
   const model = context.servers.get(config.model_server.name);
   const resources = context.servers.get(config.resources_server.name);
@@ -54,19 +64,27 @@ export async function runEpisode(
   let last: Response;
   for (let step = 1; ; step++) {
     // A rate-limited model is waited out (Retry-After honoured), not turned into a failed rollout.
-    const { body, cookies } = await callRateLimited<Response>(model, "/v1/responses", { ...params, input: [...prompt, ...added] }, { cookies: modelCookies, readOnlyAnswer: true });
+    const request = { ...params, input: [...prompt, ...added] };
+    const timing = trace?.modelCall(request);
+    const { body, cookies } = await callRateLimited<Response>(model, "/v1/responses", request, { cookies: modelCookies, readOnlyAnswer: true });
     modelCookies = cookies;
     const problems = responseProblems(body);
     if (problems.length) throw new Error(`Received an invalid response from model server: ${JSON.stringify(body)}`);
+    timing?.done(body, step);
     last = body;
     added.push(...(body.output as unknown as JsonObject[]));
     usage = accumulateUsage(usage, body.usage);
     // A stopped generation ends the episode; its tool calls are not executed.
-    if (body.incomplete_details) break;
+    if (body.incomplete_details) {
+      if (trace) trace.status = "incomplete";
+      break;
+    }
     const calls = body.output.filter((item): item is FunctionCall => item.type === "function_call");
     const messages = body.output.filter((item) => item.type === "message" && (item as JsonObject).role === "assistant");
     if (calls.length === 0 && messages.length > 0) break;
     for (const call of calls) {
+      const tool = trace?.toolCall(call.call_id, call.name);
+      let failure: string | undefined;
       let output: string;
       let args: unknown;
       let parsed = true;
@@ -74,6 +92,7 @@ export async function runEpisode(
         args = JSON.parse(call.arguments);
       } catch (error) {
         parsed = false;
+        failure = "JSONDecodeError";
         output = pythonJsonDumps({ error: `Invalid tool call arguments: ${pythonExceptionRepr(Object.assign(error as Error, { name: "JSONDecodeError" }))}` });
       }
       if (parsed) {
@@ -81,26 +100,38 @@ export async function runEpisode(
         const reply = await resources.request(`/${call.name}`, { method: "POST", json: args === null ? undefined : args, cookies: resourcesCookies });
         output = reply.text;
         resourcesCookies = reply.cookies;
+        if (reply.status >= 400) failure = `http_${reply.status}`;
       }
+      tool?.done(output!, failure);
       added.push({ call_id: call.call_id, output: output!, type: "function_call_output" });
     }
-    if (config.max_steps && step >= config.max_steps) break;
+    if (config.max_steps && step >= config.max_steps) {
+      if (trace) trace.status = "incomplete";
+      break;
+    }
   }
-  return { response: { ...last!, output: added, usage }, modelCookies, resourcesCookies };
+  const response: JsonObject = { ...last!, output: added, usage };
+  if (trace) response[TRAJECTORY_KEY] = trace.record([...prompt, ...added]);
+  return { response, modelCookies, resourcesCookies };
 }
 
 const factory: ServerFactory = (block, context) => {
   const config = block as unknown as SimpleAgentConfig;
   const app = createGymApp({ cookieName: sessionCookieName("SimpleAgent", config.name), rolloutPrefix: "agent" });
+  // NeMo Gym's observability switch: each rollout row then carries its ng_trajectory.
+  const capture = context.globalConfig?.observability_enabled === true;
 
   // Both routes only read what they are handed (the caller's row and params); they build new objects to send on.
   jsonRoute(app, "/v1/responses", async (request) => {
     const params = await routeJson<JsonObject>(request);
     const checked = checkResponseCreateParams(params);
     if (!checked.ok) throw validationFailure(checked.error);
-    const episode = await runEpisode(params, config, context, request.cookies());
+    const rolloutId = capture ? ROLLOUT_PATH.exec(request.rawPath)?.[1] : undefined;
+    const trace = rolloutId ? new TrajectoryRecorder(config.model_server, rolloutId) : undefined;
+    const episode = await runEpisode(params, config, context, request.cookies(), trace);
     forwardCookies(request, episode.resourcesCookies, episode.modelCookies);
-    return { json: dumpResponse(episode.response) };
+    const { [TRAJECTORY_KEY]: trajectory, ...rest } = episode.response;
+    return { json: trajectory ? { ...dumpResponse(rest), [TRAJECTORY_KEY]: trajectory } : dumpResponse(rest) };
   });
 
   jsonRoute(app, "/run", async (request) => {
@@ -110,15 +141,21 @@ const factory: ServerFactory = (block, context) => {
     const row = checked.value as JsonObject;
     const resources = context.servers.get(config.resources_server.name);
     const seeded = await resources.call("/seed_session", dumpRunRow(row), { cookies: request.cookies(), readOnlyAnswer: true });
-    const episode = await context.servers.get(config.name).call<JsonObject>("/v1/responses", row.responses_create_params, { cookies: seeded.cookies, readOnlyAnswer: true });
+    const rolloutId = capture ? rolloutIdOf(row) : undefined;
+    const path = rolloutId ? `/ng-rollout/${rolloutId}/v1/responses` : "/v1/responses";
+    const answered = await context.servers.get(config.name).call<JsonObject>(path, row.responses_create_params, { cookies: seeded.cookies, readOnlyAnswer: true });
+    const { [TRAJECTORY_KEY]: trajectory, ...response } = answered.body;
+    const episode = { body: trajectory ? response : answered.body, cookies: answered.cookies };
+    const withTrajectory = (result: JsonObject, verified?: JsonObject) =>
+      trajectory && rolloutId ? { ...result, ng_trajectory: finishTrajectory(trajectory as JsonObject, row, rolloutId, verified) } : result;
     if (config.skip_verification) {
       const skipped = { ...dumpRunRow(row), response: episode.body, reward: Number(config.skip_verification_reward ?? 0), verification_skipped: true };
-      return { json: orderRunResult(skipped) };
+      return { json: withTrajectory(orderRunResult(skipped)) };
     }
     const verified = await resources.call<JsonObject>("/verify", buildVerifyRequest(row, episode.body), { cookies: episode.cookies, readOnlyAnswer: true });
     const problems = verifyResponseProblems(verified.body);
     if (problems.length) throw new Error(`1 validation error for SimpleAgentVerifyResponse: ${problems.slice(0, 3).join("; ")}`);
-    return { json: orderRunResult(verified.body) };
+    return { json: withTrajectory(orderRunResult(verified.body), verified.body) };
   });
 
   app.post("/aggregate_metrics", async (c) => {
