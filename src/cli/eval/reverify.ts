@@ -7,7 +7,8 @@ export default defineGymCommand({
   meta: { name: "eval reverify", description: "Recompute rewards from stored rollouts through /verify (no model inference)" },
   args: {
     ...configArgs,
-    "input-format": { type: "string", description: "gym (native rollouts; the default) — atif is not supported yet", valueHint: "FORMAT" },
+    "input-format": { type: "string", description: "gym (native rollouts; the default) or atif (NeMo Relay's ATIF v1.7 trajectories, with --atif-manifest)", valueHint: "FORMAT" },
+    "atif-manifest": { type: "string", description: "With --input-format atif: the JSONL mapping each trajectory to (_ng_task_index, _ng_rollout_index)", valueHint: "PATH" },
     inputs: { type: "string", description: "The run's *_materialized_inputs.jsonl, or - for stdin (sets materialized_inputs_jsonl_fpath)", valueHint: "PATH" },
     rollouts: { type: "string", description: "The run's rollouts.jsonl, or - for stdin (sets rollouts_jsonl_fpath)", valueHint: "PATH" },
     output: { type: "string", alias: "o", description: "Output JSONL of recomputed rollouts; sidecars sit beside it; - for stdout", valueHint: "PATH" },
@@ -55,9 +56,15 @@ export default defineGymCommand({
       return n;
     };
     const format = str("input-format", "input_format") ?? "gym";
-    if (format !== "gym") throw new GymError("E_BAD_FLAG_VALUE", `--input-format ${format} is not supported by this build; only 'gym' (native rollouts) is.`, { hint: "Reverify native Gym rollouts with --inputs and --rollouts." });
+    if (format !== "gym" && format !== "atif") throw new GymError("E_BAD_FLAG_VALUE", `--input-format must be gym or atif, got '${format}'.`, { hint: "gym reads --rollouts; atif reads --atif-manifest." });
     const inputs = str("inputs", "materialized_inputs_jsonl_fpath");
-    const rollouts = str("rollouts", "rollouts_jsonl_fpath");
+    let rollouts = str("rollouts", "rollouts_jsonl_fpath");
+    let cleanup = () => {};
+    if (format === "atif") {
+      const { prepareAtifInput } = await import("../../stages/reverify/atif.ts");
+      const refused = Object.fromEntries(["force", "resume", "judge-failed-only", "append"].map((f) => [f, !!args[f]]));
+      ({ rollouts, cleanup } = prepareAtifInput({ manifest: str("atif-manifest", "atif_manifest"), rollouts, refused, warn }));
+    }
     const output = str("output", "output_jsonl_fpath");
     for (const [flag, value] of [["inputs", inputs], ["rollouts", rollouts], ["output", output]] as const) {
       if (!value) throw new GymError("E_MISSING_ARGUMENT", `gym eval reverify needs --${flag}.`, { hint: "For example: --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl --output results/rollouts_reverified.jsonl" });
@@ -111,6 +118,7 @@ export default defineGymCommand({
       return report.interrupted ? 130 : 0;
     } finally {
       process.off("SIGINT", onSignal);
+      cleanup();
       await registry.close();
     }
   },

@@ -1,7 +1,7 @@
 /** `gym eval export atif` on the binary: trajectories recorded by simple_agent, the manifest, and the strict refusals. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gym } from "../../testing/binary.ts";
@@ -64,3 +64,35 @@ describe("gym eval export atif", () => {
     expect(blank.stderr).toContain("needs +agent_version");
   });
 });
+
+describe("gym eval reverify --input-format atif", () => {
+  const reverify = (manifest: string, out: string, ...extra: string[]) => inDir(["eval", "reverify", "--resources-server", "mcqa", "--input-format", "atif", "--inputs", "results/mcqa_materialized_inputs.jsonl", "--atif-manifest", manifest, "-o", out, ...extra]);
+  const rewards = (file: string) => readFileSync(join(dir, file), "utf8").trim().split("\n").map((l) => JSON.parse(l).reward);
+
+  test("an exported directory re-imports to the same rewards, with its provenance", async () => {
+    const result = await reverify("results/atif/manifest.jsonl", "results/from_atif.jsonl");
+    expect(result.stderr).not.toContain("Error");
+    expect(result.code).toBe(0);
+    expect(rewards("results/from_atif.jsonl")).toEqual(rewards("results/mcqa.jsonl"));
+    const first = JSON.parse(readFileSync(join(dir, "results/from_atif.jsonl"), "utf8").split("\n")[0]!);
+    expect(first._ng_atif_provenance).toMatchObject({ schema_version: "ATIF-v1.7", trajectory_id: "eval-2026-12-01:0:0", projection_status: "complete" });
+    expect(first._ng_atif_provenance.source_sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test("a changed trajectory, a native-only flag, or --rollouts is refused before anything is verified", async () => {
+    const file = join(dir, "results/atif/1-0.json");
+    const kept = readFileSync(file, "utf8");
+    writeFileSync(file, kept.replace('"version": "1.2.3"', '"version": "9"'));
+    const changed = await reverify("results/atif/manifest.jsonl", "results/changed.jsonl");
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain("1-0.json changed: its sha256 is");
+    expect(existsSync(join(dir, "results/changed.jsonl"))).toBe(false);
+    writeFileSync(file, kept);
+    const forced = await reverify("results/atif/manifest.jsonl", "results/forced.jsonl", "--force");
+    expect(forced.code).toBe(2);
+    expect(forced.stderr).toContain("--force cannot be used with --input-format atif");
+    const both = await reverify("results/atif/manifest.jsonl", "results/both.jsonl", "--rollouts", "results/mcqa.jsonl");
+    expect(both.stderr).toContain("--rollouts is for native Gym input");
+  });
+});
+

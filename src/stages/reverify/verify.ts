@@ -33,7 +33,9 @@ export async function verifyOne(job: VerifyJob, servers: ServerDirectory, signal
     if (!reply.ok) return { kind: "failed", job, status: reply.status, errorType: "HTTPStatusError", message: `POST /verify on '${server}' answered ${reply.status}`, body: reply.text };
     // Fast path: a reply naming none of the routing or stamp keys needs no parse (its text is written as is).
     const t = reply.text.trim();
-    if (t.startsWith("{") && t.endsWith("}") && !t.includes("\n") && !MARKERS.test(t)) return { kind: "ok", job, body: {}, line: stampedLine(t, {}, job.entry.stamps) };
+    // An ATIF source's provenance is kept in the result (never sent to the verifier).
+    const stamps = job.rollout._ng_atif_provenance ? { ...job.entry.stamps, _ng_atif_provenance: job.rollout._ng_atif_provenance } : job.entry.stamps;
+    if (t.startsWith("{") && t.endsWith("}") && !t.includes("\n") && !MARKERS.test(t)) return { kind: "ok", job, body: {}, line: stampedLine(t, {}, stamps) };
     let parsed: unknown;
     try {
       parsed = JSON.parse(reply.text);
@@ -43,7 +45,7 @@ export async function verifyOne(job: VerifyJob, servers: ServerDirectory, signal
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       return { kind: "failed", job, status: reply.status, errorType: "TypeError", message: `POST /verify on '${server}' answered a JSON ${Array.isArray(parsed) ? "array" : typeof parsed}, not an object`, body: reply.text };
     }
-    return { kind: "ok", job, body: parsed as Row, line: stampedLine(reply.text, parsed as Row, job.entry.stamps) };
+    return { kind: "ok", job, body: parsed as Row, line: stampedLine(reply.text, parsed as Row, stamps) };
   } catch (error) {
     const status = isServerCallError(error) ? (error.status ?? null) : null;
     return { kind: "failed", job, status, errorType: (error as Error)?.name ?? "Error", message: (error as Error)?.message ?? String(error), body: "" };
