@@ -103,7 +103,7 @@ describe("gym eval export mlflow", () => {
     expect(none.stderr).toContain("other_resolved_config.yaml is missing");
     const unknown = await inDir(["eval", "export", "tensorboard"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("Known exporters: mlflow, wandb");
+    expect(unknown.stderr).toContain("Known exporters: atif, mlflow, wandb");
   });
 });
 
