@@ -78,7 +78,7 @@ export function scoreInstructions(
       if (!(error instanceof KwargsError)) throw error;
       throw new RowError([...base, "kwargs", i, ...(error.param ? [error.param] : [])], `${id}: ${error.message}`, error.input);
     }
-    if (checked.unknown.length > 0) {
+    if (checked.unknown.length > 0 && !def.openKwargs) {
       // build_description(**kwargs) raises TypeError upstream: the instruction is not followed.
       return () => false;
     }

@@ -8,6 +8,8 @@ export interface CheckContext {
 
 export interface CheckerDef {
   params: Record<string, ParamSpec>;
+  /** `build_description(**kwargs)` takes any keyword: undeclared kwargs are ignored instead of failing the instruction. */
+  openKwargs?: boolean;
   /** `build_description(**kwargs)` then `check_following`: returns the predicate. May throw (upstream raised). */
   build(kwargs: Kwargs, ctx: CheckContext): (response: string) => boolean;
 }
