@@ -4,7 +4,7 @@ import { posTags } from "../_nlp/pos.ts";
 import { pyIsDigit, pyReverse } from "../_nlp/pystr.ts";
 import { splitIntoSentences } from "../_nlp/rule-sentences.ts";
 import { ENGLISH_STOPWORDS } from "../_nlp/stopwords.ts";
-import { wordRuns, wordTokenize } from "../_nlp/word-tokenize.ts";
+import { firstWords, wordRuns, wordTokenize } from "../_nlp/word-tokenize.ts";
 import { syllable } from "syllable";
 import { dropPunctuation, lstripPunctuation, rstripPunctuation, stripPunctuation } from "./py-punct.ts";
 import { countMatches } from "./regex.ts";
@@ -14,6 +14,15 @@ const need = (type: "int" | "number" | "str") => ({ type, required: true, min: t
 const falsy = (type: "int" | "str") => ({ type, required: true, falsyIsMissing: true }) as const;
 const cps = (s: string) => Array.from(s);
 const first = (s: string) => String.fromCodePoint(s.codePointAt(0)!);
+const syllableCache = new Map<string, number>();
+function syllables(word: string): number {
+  let n = syllableCache.get(word);
+  if (n === undefined) {
+    if (syllableCache.size > 100_000) syllableCache.clear();
+    syllableCache.set(word, (n = syllable(word)));
+  }
+  return n;
+}
 
 /** Python's `seq[i]` with a negative index counting from the end; throws IndexError out of range. */
 function at<T>(seq: T[], i: number): T {
@@ -197,7 +206,8 @@ export const IFBENCH_TEXT: Registry = {
   "words:start_verb": {
     params: none,
     build: () => (value) => {
-      const tokens = wordTokenize(value);
+      // The first token's tag depends on its neighbours only: the first sentence's first tokens are enough.
+      const tokens = firstWords(value, 8);
       return tokens.length > 0 && posTags(tokens)[0]!.includes("VB");
     },
   },
@@ -224,7 +234,7 @@ export const IFBENCH_TEXT: Registry = {
   "words:odd_even_syllables": {
     params: none,
     build: () => (value) => {
-      const parity = pySplit(dropPunctuation(value).toLowerCase()).filter((w) => pyStrip(w)).map((w) => syllable(w) % 2);
+      const parity = pySplit(dropPunctuation(value).toLowerCase()).filter((w) => pyStrip(w)).map((w) => syllables(w) % 2);
       return parity.every((p, i) => i === parity.length - 1 || p !== parity[i + 1]);
     },
   },

@@ -69,7 +69,10 @@ function normalize(ch: string, cjkMap: Map<string, string>): string {
 }
 
 function cleanedText(text: string): string[] {
-  text = text.replace(URL_RE, " ").replace(MAIL_RE, " ").replace(VI_RE, (_, base: string, mark: string) => (base + mark).normalize("NFC"));
+  // Only what the first 10,000 characters can come from matters; the two scans are skipped when they cannot match.
+  if (text.includes("http")) text = text.replace(URL_RE, " ");
+  if (text.includes("@")) text = text.replace(MAIL_RE, " ");
+  text = text.replace(VI_RE, (_, base: string, mark: string) => (base + mark).normalize("NFC"));
   const chars: string[] = [];
   let pre = "";
   let count = 0;

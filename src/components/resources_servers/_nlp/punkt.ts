@@ -157,35 +157,39 @@ function* potentialEndContexts(text: string): Generator<EndContext> {
   if (previous) yield emit(previous.m);
 }
 
-/** `PunktSentenceTokenizer().tokenize(text)` with the English parameters above: the sentences as substrings. */
-export function punktSentences(text: string): string[] {
-  const slices: [number, number][] = [];
+function* sliceIter(text: string): Generator<[number, number]> {
   let lastBreak = 0;
   for (const c of potentialEndContexts(text)) {
     if (!containsSentbreak(c.context)) continue;
-    slices.push([lastBreak, c.end]);
+    yield [lastBreak, c.end];
     lastBreak = c.nextTokStart ?? c.end;
   }
-  slices.push([lastBreak, text.trimEnd().length]);
+  yield [lastBreak, text.trimEnd().length];
+}
+
+/** `PunktSentenceTokenizer().tokenize(text)` lazily, sentence by sentence. */
+export function* punktSentenceIter(text: string): Generator<string> {
   // _realign_boundaries: closing quotes/brackets after a break belong to the sentence before.
-  const out: string[] = [];
   let realign = 0;
-  for (let i = 0; i < slices.length; i++) {
-    const [start0, stop] = slices[i]!;
-    const start = start0 + realign;
-    const next = slices[i + 1];
-    if (!next) {
-      if (start < stop) out.push(text.slice(start, stop));
-      continue;
+  let current: [number, number] | undefined;
+  for (const next of sliceIter(text)) {
+    if (current) {
+      const start = current[0] + realign;
+      const m = BOUNDARY_REALIGN_RE.exec(text.slice(next[0], next[1]));
+      if (m) {
+        yield text.slice(start, next[0] + m[0].trimEnd().length);
+        realign = m[0].length;
+      } else {
+        realign = 0;
+        if (start < current[1]) yield text.slice(start, current[1]);
+      }
     }
-    const m = BOUNDARY_REALIGN_RE.exec(text.slice(next[0], next[1]));
-    if (m) {
-      out.push(text.slice(start, next[0] + m[0].trimEnd().length));
-      realign = m[0].length;
-    } else {
-      realign = 0;
-      if (start < stop) out.push(text.slice(start, stop));
-    }
+    current = next;
   }
-  return out;
+  if (current && current[0] + realign < current[1]) yield text.slice(current[0] + realign, current[1]);
+}
+
+/** `PunktSentenceTokenizer().tokenize(text)` with the English parameters above: the sentences as substrings. */
+export function punktSentences(text: string): string[] {
+  return [...punktSentenceIter(text)];
 }

@@ -1,5 +1,5 @@
 /** NLTK's `word_tokenize` (nltk 3.8): Punkt sentences, then the improved Treebank rules of `NLTKWordTokenizer` on each. */
-import { punktSentences } from "./punkt.ts";
+import { punktSentenceIter, punktSentences } from "./punkt.ts";
 
 type Rule = [RegExp, string];
 
@@ -51,20 +51,42 @@ function apply(text: string, rules: Rule[]): string {
   return text;
 }
 
+// Rule groups run only when their trigger characters occur (the same output, much less regex work).
+const HAS_QUOTE = /[«“‘„`"'»”’]/u;
+const HAS_CONTRACTION = /can|d'ye|gim|gon|got|lem|more|wan|'t/i;
+const cache = new Map<string, string[]>();
+
 /** `NLTKWordTokenizer().tokenize(sentence)`. */
 export function treebankTokenize(sentence: string): string[] {
-  let text = apply(sentence, STARTING_QUOTES);
+  const hit = cache.get(sentence);
+  if (hit) return hit;
+  const quotes = HAS_QUOTE.test(sentence);
+  let text = quotes ? apply(sentence, STARTING_QUOTES) : sentence;
   text = apply(text, PUNCTUATION);
   text = apply(text, [PARENS_BRACKETS, DOUBLE_DASHES]);
   text = ` ${text} `;
-  text = apply(text, ENDING_QUOTES);
-  text = apply(text, CONTRACTIONS);
-  return text.split(/\s+/u).filter((t) => t !== "");
+  if (quotes) text = apply(text, ENDING_QUOTES);
+  if (HAS_CONTRACTION.test(text)) text = apply(text, CONTRACTIONS);
+  const tokens = text.split(/\s+/u).filter((t) => t !== "");
+  // Loose scoring re-tokenises near-identical texts: sentences repeat, so they are remembered (bounded).
+  if (cache.size > 50_000) cache.clear();
+  cache.set(sentence, tokens);
+  return tokens;
 }
 
 /** `nltk.word_tokenize(text)`. */
 export function wordTokenize(text: string): string[] {
   return punktSentences(text).flatMap(treebankTokenize);
+}
+
+/** The first `n` tokens of `nltk.word_tokenize(text)` (only as many sentences as needed are tokenised). */
+export function firstWords(text: string, n: number): string[] {
+  const out: string[] = [];
+  for (const sentence of punktSentenceIter(text)) {
+    out.push(...treebankTokenize(sentence));
+    if (out.length >= n) break;
+  }
+  return out.slice(0, n);
 }
 
 /** `nltk.tokenize.RegexpTokenizer(r"\w+").tokenize(text)` (Python's Unicode `\w`). */
