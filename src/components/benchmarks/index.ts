@@ -10,4 +10,6 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/livecodebench/v5_2408_2502/prepare.ts": () => import("./livecodebench/v5_2408_2502/prepare.ts"),
   "benchmarks/livecodebench/v6_2408_2505/prepare.ts": () => import("./livecodebench/v6_2408_2505/prepare.ts"),
   "benchmarks/livecodebench-x/prepare.ts": () => import("./livecodebench-x/prepare.ts"),
+  "benchmarks/ifbench/prepare.ts": () => import("./ifbench/prepare.ts"),
+  "benchmarks/ifeval/prepare.ts": () => import("./ifeval/prepare.ts"),
 };
