@@ -19,6 +19,10 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
     commands: {
       render: { description: "Materialize prompts from a raw JSONL and a prompt config", load: () => import("./dataset/render.ts") },
       collate: { description: "Validate and collate datasets, writing their metrics", load: () => import("./dataset/collate.ts") },
+      upload: { description: "Upload a prepared JSONL dataset to Hugging Face (default) or GitLab", load: () => import("./dataset/upload.ts") },
+      download: { description: "Download a dataset file from Hugging Face (default) or GitLab", load: () => import("./dataset/download.ts") },
+      rm: { description: "Delete a dataset from the GitLab registry (asks first)", load: () => import("./dataset/rm.ts") },
+      migrate: { description: "Move a dataset from GitLab to Hugging Face (upload, check, delete)", load: () => import("./dataset/migrate.ts") },
     },
   },
   env: {

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { hubApi, type HubApiState } from "./hub-api.ts";
 
 export interface HubFileOptions {
   revision?: string;
@@ -56,7 +57,7 @@ export interface HubServer {
   close(): Promise<void>;
 }
 
-interface StoredFile {
+export interface StoredFile {
   bytes: Uint8Array;
   sha256: string;
   gitSha1: string;
@@ -106,6 +107,22 @@ export async function startHubServer(): Promise<HubServer> {
     },
   };
 
+  const bearer = (req: IncomingMessage) => {
+    const auth = String(req.headers.authorization ?? "");
+    return auth.startsWith("Bearer ") ? auth.slice(7) : undefined;
+  };
+  const api: HubApiState = {
+    hub: () => hub,
+    hasRepo: (type, repoId) => repos.has(key(type, repoId)),
+    hasRevision: (type, repoId, rev) => repos.get(key(type, repoId))?.revisions.has(rev) ?? false,
+    createRevision: (type, repoId, rev, from) => {
+      const repo = repos.get(key(type, repoId))!;
+      repo.revisions.set(rev, new Map(repo.revisions.get(from ?? "main") ?? []));
+    },
+    files: (type, repoId, rev) => repos.get(key(type, repoId))?.revisions.get(rev),
+    blobs,
+    pendingLfs: new Map(),
+  };
   const server = createServer((req, res) => {
     hub.requests.push({ method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers });
     try {
@@ -115,6 +132,7 @@ export async function startHubServer(): Promise<HubServer> {
     }
   });
 
+  void api;
   function fail(res: ServerResponse, status: number, code: string, message: string) {
     res.writeHead(status, { "x-error-code": code, "x-error-message": message, "content-type": "application/json" });
     res.end(JSON.stringify({ error: message }));
@@ -122,6 +140,19 @@ export async function startHubServer(): Promise<HubServer> {
 
   function route(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "http://x");
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const answer = hubApi({ method: req.method!, path: url.pathname, token: bearer(req), body: Buffer.concat(chunks) }, api);
+        res.writeHead(answer.status, { "content-type": "application/json", ...(answer.headers ?? {}) }).end(JSON.stringify(answer.body ?? {}));
+      });
+      return;
+    }
+    if (url.pathname === "/api/whoami-v2") {
+      const answer = hubApi({ method: "GET", path: url.pathname, token: bearer(req), body: Buffer.alloc(0) }, api);
+      return res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body));
+    }
     const cdn = /^\/cdn\/([0-9a-f]{64})$/.exec(url.pathname);
     if (cdn) {
       const blob = blobs.get(cdn[1]!);

@@ -12,7 +12,7 @@ export default defineGymCommand({
     "search-dir": configArgs["search-dir"],
     mode: { type: "string", description: "train_preparation (train, validation, benchmark) or example_validation (example)", valueHint: "MODE" },
     "output-dir": { type: "string", description: "Folder for <type>_metrics.json and <type>.jsonl", valueHint: "DIR" },
-    download: { type: "boolean", description: "Download missing datasets (not available offline)" },
+    download: { type: "boolean", description: "Download missing datasets named by huggingface_identifier / gitlab_identifier first" },
   },
   overrides: true,
   examples: ["gym dataset collate --resources-server mcqa --output-dir data/mcqa --mode example_validation"],
@@ -40,6 +40,11 @@ export default defineGymCommand({
       .filter((i) => i.serverType === "responses_api_agents" && Array.isArray(i.config.datasets))
       .map((i) => ({ name: i.name, datasets: i.config.datasets as Record<string, unknown>[] }));
     process.stderr.write(`Found ${agents.length} agent instance(s) with datasets: ${agents.map((a) => a.name).join(", ") || "(none)"}\n`);
+    if (args.download || tree.should_download === true) {
+      const { fetchMissingDatasets, storageSettings } = await import("../../datasets/storage/index.ts");
+      const log = (line: string) => process.stderr.write(`${line}\n`);
+      await fetchMissingDatasets(agents, await storageSettings(), { dataSource: tree.data_source as string | undefined, log, exists: async (p) => (await locateDataset(p, roots)) !== undefined });
+    }
     const result = await collate({
       agents,
       mode,
