@@ -30,7 +30,8 @@ export default defineGymCommand({
   async run({ args, rawArgs, overrides, json }) {
     const exporter = (args.exporter as string | undefined) ?? "atif";
     if (!(EXPORTERS as readonly string[]).includes(exporter)) {
-      const why = exporter === "evalrdl" ? "EvalRDL's SDK is a Python package served only by the EvalRDL service, with no public HTTP API gym could call instead" : `'${exporter}' is not an exporter`;
+      const { evalrdlRefusal } = await import("../../export/evalrdl.ts");
+      const why = exporter === "evalrdl" ? evalrdlRefusal() : `'${exporter}' is not an exporter`;
       throw new GymError("E_USAGE", `Unknown exporter '${exporter}': ${why}.`, { hint: `Known exporters: ${EXPORTERS.join(", ")} (gym eval export mlflow …).` });
     }
     const { resolveConfig } = await import("../../config/index.ts");
