@@ -61,7 +61,7 @@ for (const shape of shapes) {
     ["gym eval aggregate", [...gym, "eval", "aggregate", "--input-glob", files.rollouts, "--output", path.join(work, "merged.jsonl")]],
     ["gym eval profile", [...gym, "eval", "profile", "--inputs", files.inputs, "--rollouts", files.rollouts, "--output", path.join(work, "profile.jsonl")]],
     ["gym eval health-check", [...gym, "eval", "health-check", runDir, "--rollouts-file", path.basename(files.rollouts)]],
-    ["reverify: read the inputs index", [bun, "-e", reverifyRead, files.inputs]],
+    [`reverify: inputs index (${(fs.statSync(files.inputs).size / 2 ** 20).toFixed(0)} MB)`, [bun, "-e", reverifyRead, files.inputs]],
   ].filter(([label]) => !process.env.GYM_BENCH_ONLY || new RegExp(process.env.GYM_BENCH_ONLY).test(label as string)) as [string, string[]][];
   const results = new Map<string, Measured[]>(tools.map(([label]) => [label, []]));
   for (let r = 0; r < runs; r++) for (const [label, command] of tools) results.get(label)!.push(measure(command, work));
@@ -71,10 +71,12 @@ for (const shape of shapes) {
   const jq = summary.get("jq mean reward per task");
   console.log(`\nshape (${shape}): ${path.basename(files.rollouts)}, ${size.toFixed(0)} MB, ${runs} run(s) each, interleaved`);
   for (const [label, m] of summary) {
-    const ratios = label.startsWith("gym") || label.startsWith("reverify")
+    // reverify reads the inputs file (its own size); profile reads both files, the rollouts' size is shown.
+    const mbs = label.startsWith("reverify") ? fs.statSync(files.inputs).size / 2 ** 20 : size;
+    const ratios = label.startsWith("gym")
       ? `  wall ${bare ? (m.wall / bare.wall).toFixed(2) : "?"}× / cpu ${bare ? (m.cpu / bare.cpu).toFixed(2) : "?"}× the bare loop; ${orjson ? (orjson.wall / m.wall).toFixed(1) : "?"}× orjson, ${jq ? (jq.wall / m.wall).toFixed(1) : "?"}× jq`
       : "";
-    console.log(`  ${label.padEnd(32)} ${(size / m.wall).toFixed(0).padStart(5)} MB/s ${m.wall.toFixed(2).padStart(6)} s  cpu ${m.cpu.toFixed(2).padStart(6)} s  peak ${m.peak.toFixed(0).padStart(5)} MB${ratios}${m.error ? `  (${m.error})` : ""}`);
+    console.log(`  ${label.padEnd(32)} ${(mbs / m.wall).toFixed(0).padStart(5)} MB/s ${m.wall.toFixed(2).padStart(6)} s  cpu ${m.cpu.toFixed(2).padStart(6)} s  peak ${m.peak.toFixed(0).padStart(5)} MB${ratios}${m.error ? `  (${m.error})` : ""}`);
   }
   fs.rmSync(work, { recursive: true, force: true });
 }
