@@ -19,4 +19,6 @@ export const catalog: ServerCatalog = {
   simpleqa: () => import("./simpleqa/index.ts"),
   equivalence_llm_judge: () => import("./equivalence_llm_judge/index.ts"),
   xstest: () => import("./xstest/index.ts"),
+  math_proof_judgement: () => import("./math_proof_judgement/index.ts"),
+  frontierscience_judge: () => import("./frontierscience_judge/index.ts"),
 };

@@ -110,4 +110,21 @@ describe("judge failures recovered by reverify --judge-failed-only (compiled bin
     expect(r.stderr).toContain("add the config that defines 'genrm_model' with --config (e.g. judge.yaml");
     expect(existsSync(join(dir, "nojudge"))).toBe(false);
   }, 60_000);
+
+  test("gym eval run --benchmark simpleqa against mock endpoints; the judge benchmarks are listed", async () => {
+    // NeMo Gym's benchmark config chains judge_gptoss20b.yaml, which defines genrm_model (NVIDIA's API): point it here.
+    const judge = "++genrm_model.responses_api_models.openai_model";
+    const r = await gym(["eval", "run", "--benchmark", "simpleqa", "--model-type", "openai_model", "--model", "policy", "--model-url", `${policy.url}/v1`,
+      "--model-api-key", POLICY_KEY, "--input", "tasks.jsonl", "-o", "bench/rollouts.jsonl",
+      `${judge}.openai_base_url=${healthy.url}/v1`, `${judge}.openai_api_key=${JUDGE_KEY}`, `${judge}.openai_model=judge`], { cwd: dir });
+    expect(r.stderr).toContain("Coverage: 15 of 15 rollouts scored");
+    expect(r.code).toBe(0);
+    const rows = lines("bench/rollouts.jsonl");
+    expect(rows[0].agent_ref).toEqual({ name: "simpleqa_simpleqa_simple_agent" });
+    expect(rows.filter((row) => row.verdict === "correct")).toHaveLength(8); // even question numbers are answered right
+    expect(read("bench/rollouts_resolved_config.yaml")).not.toContain(JUDGE_KEY);
+    const list = await gym(["list", "benchmarks", "--json"]);
+    const names = JSON.parse(list.stdout).map((e: { name: string }) => e.name);
+    expect(names).toEqual(expect.arrayContaining(["simpleqa", "hle", "xstest", "frontierscience_olympiad"]));
+  }, 120_000);
 });
