@@ -145,7 +145,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
         const cls = String(event.row._ng_failure_class);
         failuresByClass[cls] = (failuresByClass[cls] ?? 0) + 1;
         progress.failure();
-        progress.log(`dropped ${id}: ${cls}: ${String(event.row._ng_failure_message ?? "").slice(0, 200)}`);
+        progress.log(`dropped ${id}: ${cls}: ${String(event.row._ng_failure_message ?? event.row._ng_failure_judge_error ?? "").slice(0, 200)}`);
         const terminal = event.row._ng_failure_terminal === true;
         return { kind: "failure", attempt, failureClass: cls, terminal, countsAsZero: event.row._ng_failure_counts_as_zero === true, savedAnswer: false };
       }

@@ -203,7 +203,7 @@ async function verifyAll(o: ReverifyOptions, source: string, exists: boolean, in
         const failureClass = String(body._ng_failure_class);
         report.failuresByClass[failureClass] = (report.failuresByClass[failureClass] ?? 0) + 1;
         await sidecar(outcome.line);
-        log.warn(`Dropped rollout ${identityText(outcome.job)} → ${paths.failures}: ${failureClass}: ${String(body._ng_failure_message ?? body.failure_reason ?? "").slice(0, 200)}`);
+        log.warn(`Dropped rollout ${identityText(outcome.job)} → ${paths.failures}: ${failureClass}: ${String(body._ng_failure_message ?? body._ng_failure_judge_error ?? body.failure_reason ?? "").slice(0, 200)}`);
       } else {
         await output.writeLine(outcome.line);
         await stdout?.writeLine(outcome.line);

@@ -54,6 +54,8 @@ describe("judge failures recovered by reverify --judge-failed-only (compiled bin
 
     const first = await run("flaky/rollouts.jsonl", "flaky-judge.yaml");
     expect(first.code).toBe(0);
+    // Progress names each dropped row with the judge's error.
+    expect(first.stderr).toMatch(/dropped \d+-\d+: judge_failed: (ClientResponseError|empty judge response)/);
     const failures = lines("flaky/rollouts_failures.jsonl");
     expect(flakyJudge.stats.failed).toBe(10); // every third of 30 judge calls
     expect(failures).toHaveLength(10);
