@@ -35,6 +35,7 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
       test: { description: "Exercise a workload's verifier fixture, or run resources-server tests", load: () => import("./env/test.ts") },
       publish: { description: "Run the local publication check of a workload", load: () => import("./env/publish.ts") },
       packages: { description: "List the packages a resources server runs on", load: () => import("./env/packages.ts") },
+      prefetch: { description: "Fetch what a run needs (datasets, benchmark data) so it can run offline", load: () => import("./env/prefetch.ts") },
       start: { description: "Start the configured servers (agents, models, resources) and the head server", load: () => import("./env/start.ts") },
       status: { description: "Show the running servers and their health", load: () => import("./env/status.ts") },
     },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureBinary, gymBinary, run } from "../../testing/binary.ts";
@@ -114,5 +114,39 @@ describe("gym dataset collate --download", () => {
     expect(existsSync(join(dir, "out/train.jsonl"))).toBe(true);
     const offline = await run([gymBinary, "dataset", "collate", "--resources-server", "example_multi_step", "--output-dir", "out2", "--mode", "train_preparation"], { cwd: dir, env });
     expect(offline.code).toBe(0);
+  });
+});
+
+describe("gym env prefetch", () => {
+  test("the seed's form fetches a config's GitLab datasets and a benchmark's Hub source; offline, a second prefetch and the prepare need nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gym-prefetch-"));
+    writeFileSync(join(dir, "env.yaml"), `gitlab_url: ${gl.url}\ngitlab_project_id: ${gl.projectId}\ngitlab_token: ${gl.token}\n`);
+    const example = readFileSync(join(import.meta.dir, "../../components/resources_servers/example_multi_step/data/example.jsonl"));
+    for (const f of ["train.jsonl", "validation.jsonl"]) {
+      writeFileSync(join(dir, f), example);
+      await run([gymBinary, "dataset", "upload", "--storage", "gitlab", "--name", "example_multi_step", "--revision", "0.0.1", "--input", f], { cwd: dir, env });
+    }
+    const csv = `Record ID,Question,Correct Answer,Incorrect Answer 1,Incorrect Answer 2,Incorrect Answer 3\r\nrec1,Which gas is noble?,Neon,Nitrogen,Oxygen,Hydrogen\r\n`;
+    hub.addFile("Idavidrein/gpqa", "gpqa_diamond.csv", csv);
+    const penv = { ...env, NEMO_GYM_CACHE_DIR: join(dir, "cache") };
+    const first = await run([gymBinary, "env", "prefetch", "+config_paths=[resources_servers/example_multi_step/configs/example_multi_step.yaml]", "--json"], { cwd: dir, env: penv });
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).downloaded).toEqual([join(dir, "resources_servers/example_multi_step/data/train.jsonl"), join(dir, "resources_servers/example_multi_step/data/validation.jsonl")]);
+    const bench = await run([gymBinary, "env", "prefetch", "--benchmark", "gpqa", "--json"], { cwd: dir, env: penv });
+    expect(bench.code).toBe(0);
+    expect(JSON.parse(bench.stdout).prepared).toHaveLength(1);
+    const offline = { ...penv, GYM_OFFLINE: "1", HF_ENDPOINT: "http://127.0.0.1:9" };
+    const again = await run([gymBinary, "env", "prefetch", "+config_paths=[resources_servers/example_multi_step/configs/example_multi_step.yaml]", "--json"], { cwd: dir, env: offline });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).downloaded).toEqual([]);
+    rmSync(join(dir, JSON.parse(bench.stdout).prepared[0]), { force: true });
+    const prepare = await run([gymBinary, "eval", "prepare", "--benchmark", "gpqa"], { cwd: dir, env: offline });
+    expect(prepare.code).toBe(0);
+    rmSync(join(dir, "cache"), { recursive: true, force: true });
+    rmSync(join(dir, JSON.parse(bench.stdout).prepared[0]), { force: true });
+    const refused = await run([gymBinary, "eval", "prepare", "--benchmark", "gpqa"], { cwd: dir, env: offline });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("gym env prefetch");
+    expect(refused.stderr).toContain("/datasets/Idavidrein/gpqa/resolve/main/gpqa_diamond.csv");
   });
 });

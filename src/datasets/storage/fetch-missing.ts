@@ -26,7 +26,7 @@ export function remoteSource(d: Entry, dataSource = "huggingface"): { storage: "
  * Downloads every dataset entry whose jsonl_fpath is missing and that names a remote source; entries with
  * neither a local file nor a source are reported together. Returns the files written.
  */
-export async function fetchMissingDatasets(agents: { name: string; datasets: Entry[] }[], settings: StorageSettings, options: { cwd?: string; dataSource?: string; force?: boolean; log?: (line: string) => void; exists?: (jsonlPath: string) => Promise<boolean> } = {}): Promise<string[]> {
+export async function fetchMissingDatasets(agents: { name: string; datasets: Entry[] }[], settings: StorageSettings, options: { cwd?: string; dataSource?: string; force?: boolean; log?: (line: string) => void; exists?: (jsonlPath: string) => Promise<boolean>; orphansAreErrors?: boolean } = {}): Promise<string[]> {
   const cwd = options.cwd ?? process.cwd();
   const written: string[] = [];
   const orphans: string[] = [];
@@ -46,7 +46,7 @@ export async function fetchMissingDatasets(agents: { name: string; datasets: Ent
       written.push(path);
     }
   }
-  if (orphans.length > 0) {
+  if (orphans.length > 0 && options.orphansAreErrors !== false) {
     throw new GymError("E_INPUT_NOT_FOUND", `Missing datasets with nothing to download them from:\n- ${orphans.join("\n- ")}`, { hint: "Provide the files, or give each dataset a huggingface_identifier { repo_id, artifact_fpath } or gitlab_identifier { dataset_name, version, artifact_fpath }." });
   }
   return written;
