@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { GymError } from "../../errors.ts";
 import { HEALTH_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
 import { RowReader, UNREADABLE } from "../../jsonl/rows.ts";
+import { collectGarbage } from "../../runtime/gc.ts";
 import { closeMatches } from "../../text/difflib.ts";
 import { FileWriter, siblingPath } from "../aggregate/files.ts";
 import { ALL_CHECK_IDS } from "./checks.ts";
@@ -49,6 +50,7 @@ export async function healthCheck(options: HealthCheckOptions): Promise<QualityS
   const tally = new HealthTally(ignored, sources.map((source) => (source === "-" ? "<stdin>" : source)));
   const verdicts = new FileWriter(path.join(options.runDir, "rollout_verdicts.jsonl"));
   const reader = new RowReader({ ...statsShape(HEALTH_CHECKS, true), badLines: "mark" });
+  let sinceGc = 0;
   for (let s = 0; s < sources.length; s++) {
     for await (const { rows, lines } of reader.batches(sources[s]!)) {
       let out = "";
@@ -58,6 +60,9 @@ export async function healthCheck(options: HealthCheckOptions): Promise<QualityS
         out += row !== UNREADABLE ? tally.verdict(row._ng_task_index, row._ng_rollout_index, row.reward === undefined || row.reward === null, tally.inspect(row), where) : tally.unreadable(where);
       }
       verdicts.write(out);
+      // Each batch leaves its row objects behind; the engine lets that garbage pile up to ~400 MB on a
+      // GB of rollouts before it collects. A full collection every ~32k rows keeps the peak near 100 MB (same CPU).
+      if ((sinceGc += rows.length) >= 1 << 15) (sinceGc = 0), collectGarbage();
     }
   }
   verdicts.commit();
