@@ -150,6 +150,12 @@ describe("RowReader field checks (file:line, field, expected, received)", () => 
     });
   }
 
+  test("a full row keeps every member of a checked object (agent_ref's own objects too)", async () => {
+    const { FULL_ROW, SCORED_CHECKS } = await import("./rollout-rows.ts");
+    const { out } = await read(`{"reward":1.0,"agent_ref":{"name":"a","meta":{"k":[1]}},"x":{"y":2}}\n`, { ...FULL_ROW, checks: SCORED_CHECKS });
+    expect(out[0]!.row).toEqual({ reward: new PyFloat(1), agent_ref: { name: "a", meta: { k: [1] } }, x: { y: 2 } });
+  });
+
   test("valid rows pass, NaN reward included", async () => {
     const { out } = await read(`${ok}{"reward":NaN,"_ng_task_index":9007199254740991}\n`, ROLLOUT);
     expect(out).toHaveLength(2);

@@ -82,7 +82,8 @@ function compile(shape: RowShape, checks: Record<string, FieldCheck>): ObjectSha
     for (const part of parts.slice(0, -1)) {
       const map = level.nested as Map<string, ObjectShape>;
       let next = map.get(part);
-      if (!next) map.set(part, (next = { nested: new Map(), strings: false }));
+      // A level made for a check reads as its parent does (a full row keeps every member of agent_ref).
+      if (!next) map.set(part, (next = { nested: new Map(), strings: shape.strings === true, wholeRest: shape.wholeRest === true }));
       level = next;
     }
     if (check.type === "string") (level as { strings?: boolean }).strings = true;
