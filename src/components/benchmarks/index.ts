@@ -7,6 +7,7 @@ export type { PrepareContext, PrepareFn } from "./_prepare.ts";
 export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: PrepareFn }>> = {
   "benchmarks/arithmetic/prepare.ts": () => import("./arithmetic/prepare.ts"),
   "benchmarks/gpqa/prepare.ts": () => import("./gpqa/prepare.ts"),
+  "benchmarks/xstest/prepare.ts": () => import("./xstest/prepare.ts"),
   "benchmarks/livecodebench/v5_2408_2502/prepare.ts": () => import("./livecodebench/v5_2408_2502/prepare.ts"),
   "benchmarks/livecodebench/v6_2408_2505/prepare.ts": () => import("./livecodebench/v6_2408_2505/prepare.ts"),
   "benchmarks/livecodebench-x/prepare.ts": () => import("./livecodebench-x/prepare.ts"),
