@@ -4,6 +4,7 @@
  * at fixed points (complex doubles) otherwise.
  */
 import { type C, cAbs, evaluate, isFiniteC } from "./evaluate.ts";
+import { sameRealSet, toRealSet } from "./real-sets.ts";
 import {
   type Expr,
   add,
@@ -34,9 +35,12 @@ function close(a: C, b: C, rel = 1e-12): boolean {
   return d <= rel * Math.max(1, cAbs(a), cAbs(b));
 }
 
-/** Round half to even at `digits` decimals, as SymPy's Number.round does on the value. */
+/** SymPy's Number.round(digits): the value times 10^digits (in floating point), rounded half to even. */
 function roundTo(v: number, digits: number): number {
-  return Number(v.toFixed(digits));
+  const r = v * 10 ** digits;
+  const f = Math.floor(r);
+  const diff = r - f;
+  return diff > 0.5 ? f + 1 : diff < 0.5 ? f : f % 2 === 0 ? f : f + 1;
 }
 
 function numericEq(a: Expr, b: Expr, rounding: number): boolean {
@@ -64,7 +68,7 @@ function numericEq(a: Expr, b: Expr, rounding: number): boolean {
   return false;
 }
 
-/** The exact binary value of a double (SymPy's Float arithmetic is exact on it before rounding). */
+/** The exact binary value of a double. */
 function binaryRational(v: number): [bigint, bigint] {
   if (v === 0) return [0n, 1n];
   let d = 1n;
@@ -76,16 +80,60 @@ function binaryRational(v: number): [bigint, bigint] {
   return [BigInt(x), d];
 }
 
-/** Exact value of a tree of rationals (and floats, taken at their binary value), or null. */
-function exactValue(e: Expr, floats = true): [bigint, bigint] | null {
-  if (e.t === "num") return [e.n, e.d];
-  if (e.t === "float" && floats && Number.isFinite(e.v)) return binaryRational(e.v);
+const bitLength = (n: bigint) => n.toString(2).length;
+
+/** n/d rounded to 53 significant bits, half to even (mpmath's Float arithmetic at SymPy's default precision). */
+function round53(n: bigint, d: bigint): [bigint, bigint] {
+  if (n === 0n) return [0n, 1n];
+  const negative = n < 0n;
+  if (negative) n = -n;
+  let e = bitLength(n) - bitLength(d) - 56; // q gets 55 to 57 bits
+  const scaledN = e < 0 ? n << BigInt(-e) : n;
+  const scaledD = e > 0 ? d << BigInt(e) : d;
+  let q = scaledN / scaledD;
+  const r = scaledN % scaledD;
+  // bring q to 53 bits, rounding half to even on the dropped bits and the remainder
+  let dropBits = bitLength(q) - 53;
+  let rem = r;
+  let den = scaledD;
+  while (dropBits > 0) {
+    const bit = q & 1n;
+    rem = rem + bit * den;
+    den *= 2n;
+    q >>= 1n;
+    e++;
+    dropBits--;
+  }
+  const twice = 2n * rem;
+  if (twice > den || (twice === den && (q & 1n) === 1n)) q++;
+  if (q >= 1n << 53n) {
+    q >>= 1n;
+    e++;
+  }
+  let num = q;
+  let dd = 1n;
+  if (e >= 0) num <<= BigInt(e);
+  else dd <<= BigInt(-e);
+  return [negative ? -num : num, dd];
+}
+
+/** Exact value of a tree of rationals and floats ([n, d, float?]); a float operand rounds the result to 53 bits. */
+function exactValue(e: Expr, floats = true): [bigint, bigint, boolean] | null {
+  if (e.t === "num") return [e.n, e.d, false];
+  if (e.t === "float") return floats && Number.isFinite(e.v) ? [...binaryRational(e.v), true] : null;
   if (e.t === "mul" || e.t === "add") {
-    let acc: [bigint, bigint] = e.t === "mul" ? [1n, 1n] : [0n, 1n];
+    let acc: [bigint, bigint, boolean] = e.t === "mul" ? [1n, 1n, false] : [0n, 1n, false];
     for (const a of e.args) {
       const v = exactValue(a, floats);
       if (!v) return null;
-      acc = e.t === "mul" ? [acc[0] * v[0], acc[1] * v[1]] : [acc[0] * v[1] + v[0] * acc[1], acc[1] * v[1]];
+      const f = acc[2] || v[2];
+      // an operation with a Float works on doubles: both operands as doubles, the result rounded
+      const [an, ad] = f && !acc[2] ? round53(acc[0], acc[1]) : [acc[0], acc[1]];
+      const [vn, vd] = f && !v[2] ? round53(v[0], v[1]) : [v[0], v[1]];
+      let n = e.t === "mul" ? an * vn : an * vd + vn * ad;
+      let d = ad * vd;
+      if (f) [n, d] = round53(n, d);
+      acc = [n, d, f];
     }
     return acc;
   }
@@ -94,15 +142,21 @@ function exactValue(e: Expr, floats = true): [bigint, bigint] | null {
     if (!b) return null;
     const k = Number(e.e.n);
     if (k < 0 && b[0] === 0n) return null;
-    const [n, d] = k >= 0 ? b : [b[1], b[0]];
-    return [n ** BigInt(Math.abs(k)), d ** BigInt(Math.abs(k))];
+    const [n, d] = k >= 0 ? [b[0], b[1]] : [b[1], b[0]];
+    const out: [bigint, bigint] = [n ** BigInt(Math.abs(k)), d ** BigInt(Math.abs(k))];
+    return b[2] ? [...round53(...out), true] : [...out, false];
   }
   return null;
 }
 function exactEq(a: Expr, b: Expr): boolean {
-  const x = exactValue(a);
-  const y = exactValue(b);
-  return !!x && !!y && x[0] * y[1] === y[0] * x[1];
+  let x = exactValue(a);
+  let y = exactValue(b);
+  if (!x || !y) return false;
+  if (x[2] || y[2]) {
+    x = [...round53(x[0], x[1]), true];
+    y = [...round53(y[0], y[1]), true];
+  }
+  return x[0] * y[1] === y[0] * x[1];
 }
 
 /** simplify(a - b) is zero: exact where rational, numeric at fixed points otherwise. */
@@ -154,6 +208,12 @@ function compareSets(gold: Expr, pred: Expr, r: number): boolean {
   if (a.t === "interval" && b.t === "interval")
     return a.lo === b.lo && a.ro === b.ro && exprEq(a.a, b.a, r) && exprEq(a.b, b.b, r);
   if (same(a, b)) return true;
+  // symmetric_difference(...).is_empty: the same subset of the reals (membership by value, 1/2 in {0.5})
+  if (isSet(a) && isSet(b) && (a.t !== "set" || b.t !== "set" || a.args.length !== b.args.length)) {
+    const x = toRealSet(a);
+    const y = toRealSet(b);
+    if (x && y && sameRealSet(x, y)) return true;
+  }
   if ((a.t === "set" || a.t === "tuple") && (b.t === "set" || b.t === "tuple")) return deepCompareSetTuple(a, b, r);
   if (a.t === "interval" && (b.t === "set" || b.t === "tuple") && a.lo && a.ro && b.args.length === 2)
     return deepCompareSetTuple({ t: "tuple", args: [a.a, a.b] }, b, r);
@@ -182,11 +242,34 @@ function compareRelational(gold: Expr, pred: Expr, r: number): boolean {
   if (INVERSE[gold.op] === pred.op && exprEq(diff(gold.l, gold.r), diff(pred.r, pred.l), r)) return true;
   // sympy_solve_and_compare: linear equations in one symbol solved exactly
   if (gold.op === "=" && pred.op === "=") {
+    if (proportional(diff(gold.l, gold.r), diff(pred.l, pred.r))) return true;
     const sg = solveLinear(gold);
     const sp = solveLinear(pred);
     if (sg && sp && sg[0] === sp[0]) return exprEq(sg[1], sp[1], r);
   }
   return false;
+}
+
+/** f = c·g for a constant c ≠ 0, on the same symbols, checked at fixed points. */
+function proportional(f: Expr, g: Expr): boolean {
+  const fs = [...freeSymbols(f)].sort();
+  const gs = [...freeSymbols(g)].sort();
+  if (fs.length < 2 || fs.join() !== gs.join()) return false;
+  let ratio: C | null = null;
+  let checked = 0;
+  for (let p = 0; p < POINTS.length; p++) {
+    const env = new Map<string, number>();
+    fs.forEach((s, k) => env.set(s, POINTS[(p + k) % POINTS.length]! + k * 0.1129));
+    const x = evaluate(f, env);
+    const y = evaluate(g, env);
+    if (!isFiniteC(x) || !isFiniteC(y) || cAbs(y) < 1e-9) continue;
+    const q = { re: (x.re * y.re + x.im * y.im) / (y.re * y.re + y.im * y.im), im: (x.im * y.re - x.re * y.im) / (y.re * y.re + y.im * y.im) };
+    if (cAbs(q) < 1e-12) return false;
+    if (ratio && !close(ratio, q, 1e-9)) return false;
+    ratio = q;
+    checked++;
+  }
+  return checked >= 3;
 }
 
 /** The root of a relation linear in its only symbol: [symbol, value]. */

@@ -9,6 +9,7 @@ import { latexToExpr } from "./latex.ts";
 import { normalizeLatex, pyStrip } from "./normalize.ts";
 import { type Pattern, goldPatternsList, predictionPatterns } from "./patterns.ts";
 import { str } from "./print.ts";
+import { parsePythonArithmetic } from "./python-expr.ts";
 
 setPrinter(str);
 export type Candidate = Expr | string;
@@ -80,7 +81,7 @@ function extractExpr(m: RegExpExecArray): [Expr | null, string] {
   }
   if (expr) {
     try {
-      return [parsePlainExpr(expr.replaceAll("\n", " ").replaceAll("^", "**")), expr];
+      return [parsePythonArithmetic(expr.replaceAll("\n", " ").replaceAll("^", "**")), expr];
     } catch {
       /* falls through */
     }
@@ -97,14 +98,6 @@ function numberFromString(s: string): Expr | null {
   }
   if (/^-?[0-9]*\.[0-9]+$/.test(s)) return { t: "float", v: Number(s), s };
   return null;
-}
-
-/** parse_expr(expr, evaluate=False) on the arithmetic the expression pattern admits: digits . + - * × / ^ ( ) ÷. */
-function parsePlainExpr(src: string): Expr {
-  // The pattern only admits digits, dots, spaces and these operators; × and ÷ are not Python.
-  if (/[×÷]/.test(src)) throw new Error("invalid token");
-  const latex = src.replace(/\*\*/g, "^").replace(/\*/g, "\\cdot ");
-  return latexToExpr(latex.replace(/\^([0-9.]+|\([^()]*\))/g, (_m, e: string) => `^{${e.replace(/^\(|\)$/g, "")}}`), true);
 }
 
 function extractMatch(m: RegExpExecArray, p: Pattern): [Expr | null, string] {

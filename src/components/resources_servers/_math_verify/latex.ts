@@ -295,7 +295,7 @@ class Parser {
       } else if (this.is("SUB")) {
         this.i++;
         const r = this.mp(false);
-        left = add(left, r.t === "num" || r.t === "float" ? neg(r) : mul(int(-1), r));
+        left = add(left, isNumberLike(r) ? neg(r) : mul(int(-1), r));
       } else return left;
     }
   }
@@ -324,9 +324,10 @@ class Parser {
     if (this.is("SUB")) {
       this.i++;
       const v = this.unary(nofunc);
-      return v.t === "num" || v.t === "float" ? neg(v) : mul(int(-1), v);
+      return isNumberLike(v) ? neg(v) : mul(int(-1), v);
     }
-    const items: Expr[] = [this.postfix(nofunc)];
+    // unary_nofunc: postfix postfix_nofunc* (the first may be a function, `\\ln e^3`)
+    const items: Expr[] = [this.postfix(false)];
     for (;;) {
       const save = this.i;
       const next = this.attempt(() => this.postfix(nofunc, true));
@@ -661,6 +662,11 @@ class Parser {
     }
     return fail(`unexpected ${t.k}`);
   }
+}
+
+/** SymPy's `is_Number` on the class: numbers and the infinities negate in place. */
+function isNumberLike(e: Expr): boolean {
+  return e.t === "num" || e.t === "float" || (e.t === "const" && (e.name === "oo" || e.name === "-oo"));
 }
 
 function symbolName(v: string): string {
