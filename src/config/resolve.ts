@@ -41,6 +41,11 @@ export interface ResolveConfigOptions {
   allowUnsupportedPairing?: boolean;
   /** Warnings gathered before the parse (e.g. a selector shadowing another root's file), passed through. */
   warnings?: string[];
+  /**
+   * Skip the server-reference check: `eval run --no-serve` collects against servers that already run (their
+   * references were checked where they started), so its config may name a model it does not define.
+   */
+  skipReferenceCheck?: boolean;
 }
 
 /** A server instance of the resolved config. */
@@ -169,7 +174,7 @@ export async function resolveConfig(options: ResolveConfigOptions = {}): Promise
   const interpolator = new Interpolator(tree, { env, originOf: origins.of });
   const resolveBlock = (i: { name: string; serverType: string; implementation: string; block: ConfigMap }) =>
     interpolator.resolveNode(i.block, [i.name, i.serverType, i.implementation]) as ConfigMap;
-  checkReferences(instances, resolveBlock, (name) => origins.of([name]));
+  if (!options.skipReferenceCheck) checkReferences(instances, resolveBlock, (name) => origins.of([name]));
   const read = (key: string) => (Object.hasOwn(tree, key) ? interpolator.resolveNode(tree[key]!, [key]) : undefined);
   await fillDefaults(tree, instances, { mode: options.mode ?? "offline", cwd, read, findPort: options.findPort });
 

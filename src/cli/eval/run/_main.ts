@@ -24,7 +24,7 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
   const missingOutput = () => new GymError("E_MISSING_ARGUMENT", "gym eval run needs --output (the rollouts JSONL; sidecars are written beside it).", { hint: "For example --output results/rollouts.jsonl, or --output - to stream rollouts to stdout." });
   const warn = (m: string) => process.stderr.write(`Warning: ${m}\n`);
   const info = (m: string) => process.stderr.write(`${m}\n`);
-  const config = await resolveConfig(options);
+  const config = await resolveConfig(noServe ? { ...options, skipReferenceCheck: true } : options);
   config.warnings.forEach(warn);
   const resolved = config.resolve() as Record<string, unknown>;
   const keys = runKeys(resolved);

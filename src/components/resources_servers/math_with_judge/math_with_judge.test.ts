@@ -3,7 +3,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { post, readJsonlFile } from "../_common/testing.ts";
 import { mathVerify } from "../_math_verify/index.ts";
+import type { JsonObject } from "../../../protocol/responses.ts";
+import { judgeDirectory, replayJudgeApp, textResponse } from "../_judge/replay.ts";
 import createMath from "./index.ts";
+import { JUDGE_SYSTEM_MESSAGE, judgePrompt, judgeSaysEqual } from "./judge.ts";
+
+const textResponseBody = (text: string) => textResponse(text, "resp_policy");
 
 const dir = import.meta.dir;
 const config = { judge_model_server: { type: "responses_api_models", name: "policy_model" }, judge_responses_create_params: { input: [] }, should_use_judge: false };
@@ -33,8 +38,56 @@ describe("math_with_judge: NeMo Gym's published example rollouts", () => {
     expect(reply.status).toBe(422);
     expect(JSON.stringify(reply.body)).toContain("expected_answer");
   });
-  test("should_use_judge: true is refused until the judge path exists", () => {
-    expect(() => createMath({ ...config, should_use_judge: true })).toThrow(/should_use_judge/);
+});
+
+describe("math_with_judge: the equality judge (should_use_judge: true)", () => {
+  const seen: JsonObject[] = [];
+  // The judge says equal when both answers mention "42", else not equal; the second call sees the swapped order.
+  const judgeApp = replayJudgeApp((_path, body) => {
+    seen.push(body);
+    const prompt = String(((body.input as JsonObject[])[1] as JsonObject).content);
+    return textResponse(prompt.includes("forty-two") ? "Both are 42. My final verdict is [[A=B]]" : "My final verdict is different [[A!=B]]");
+  });
+  const app = () => createMath({ ...config, should_use_judge: true }, { name: "math_with_judge", servers: judgeDirectory("policy_model", judgeApp) });
+  const request = (expected: string, text: string) => ({
+    responses_create_params: { input: [{ role: "user", content: "q" }] },
+    response: textResponseBody(text),
+    question: "What is six times seven?",
+    expected_answer: expected,
+  });
+
+  test("a library miss asks the judge twice with the answers swapped; both equal gives reward 1", async () => {
+    seen.length = 0;
+    const reply = await post(app(), "/verify", request("42", "It is forty-two"));
+    expect(reply.status).toBe(200);
+    expect(reply.body.library_reward).toBe(0);
+    expect(reply.body.reward).toBe(1);
+    expect(reply.body.judge_evaluations.length).toBe(2);
+    const [first, second] = seen.map((b) => String(((b.input as JsonObject[])[1] as JsonObject).content));
+    expect((seen[0]!.input as JsonObject[])[0]).toMatchObject({ role: "system", content: JUDGE_SYSTEM_MESSAGE });
+    // No extracted answer: the judge sees the whole generated text.
+    expect(reply.body.extracted_answer).toBe(null);
+    expect(first).toBe(judgePrompt("What is six times seven?", "42", "It is forty-two"));
+    expect(second).toBe(judgePrompt("What is six times seven?", "It is forty-two", "42"));
+  });
+  test("a first 'different' verdict stops after one call with reward 0", async () => {
+    seen.length = 0;
+    const reply = await post(app(), "/verify", request("42", "The answer is 41"));
+    expect(reply.body).toMatchObject({ reward: 0, library_reward: 0, extracted_answer: "41" });
+    expect(reply.body.judge_evaluations.length).toBe(1);
+    expect(seen.length).toBe(1);
+  });
+  test("a library hit never calls the judge", async () => {
+    seen.length = 0;
+    const reply = await post(app(), "/verify", request("42", "\\boxed{42}"));
+    expect(reply.body).toMatchObject({ reward: 1, library_reward: 1, judge_evaluations: null });
+    expect(seen.length).toBe(0);
+  });
+  test("the first label in the text decides; no label or a non-message last item is 'not equal'", () => {
+    expect(judgeSaysEqual(textResponse("[[A=B]] ... [[A!=B]]"))).toBe(true);
+    expect(judgeSaysEqual(textResponse("[[A!=B]] ... [[A=B]]"))).toBe(false);
+    expect(judgeSaysEqual(textResponse("equal"))).toBe(false);
+    expect(judgeSaysEqual({ output: [{ type: "reasoning", summary: [] }] })).toBe(false);
   });
 });
 
