@@ -117,6 +117,7 @@ export function parseAnswer(text: string, patterns: Pattern[]): Candidate[] {
     const matches: { m: RegExpExecArray; p: Pattern; order: number }[] = [];
     let order = 0;
     for (const p of group) {
+      if (p.needs && !p.needs.test(text)) continue;
       p.re.lastIndex = 0;
       for (const m of text.matchAll(p.re)) matches.push({ m: m as RegExpExecArray, p, order: order++ });
     }

@@ -7,8 +7,12 @@ import { type Expr, HALF, PCT, add, fn, int, mul, neg, pow, rat, sym } from "./e
 import { GREEK, type Tok, tokenize } from "./lexer.ts";
 
 export class ParseError extends Error {}
+/** What the parser throws while it backtracks: not an Error, so no stack is captured on every failed alternative. */
+class Backtrack {
+  constructor(readonly message: string) {}
+}
 const fail = (m: string): never => {
-  throw new ParseError(m);
+  throw new Backtrack(m);
 };
 
 const CLOSE: Record<string, string> = { LP: "RP", LK: "RK", LB: "RB", LBV: "RBV", LBC: "RBC", LKC: "RKC", LG: "RG", LPV: "RPV" };
@@ -63,7 +67,7 @@ class Parser {
     try {
       return f();
     } catch (e) {
-      if (!(e instanceof ParseError)) throw e;
+      if (!(e instanceof Backtrack)) throw e;
       this.i = save;
       return undefined;
     }
@@ -716,7 +720,13 @@ const COMMA_NUMBER = /^\s*-?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?\s*$/;
 /** latex2sympy(latex, is_real=…): throws ParseError / LexError when latex2sympy would fail. */
 export function latexToExpr(latex: string, real: boolean): Expr {
   const p = new Parser(tokenize(latex), real);
-  const v = p.math();
+  let v: Expr;
+  try {
+    v = p.math();
+  } catch (e) {
+    if (e instanceof Backtrack) throw new ParseError(e.message);
+    throw e;
+  }
   if (v.t === "set" && COMMA_NUMBER.test(latex)) {
     const integer = latex.replace(/[, ]/g, "").replace(/^(-?)0+(?=[0-9])/, "$1");
     return parseNumber(integer);

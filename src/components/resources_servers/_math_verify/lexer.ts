@@ -40,16 +40,31 @@ const LITERALS: [string, string][] = [
 for (const env of ["matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix", "array"]) {
   LITERALS.push([`\\begin{${env}}`, "MSTART"], [`\\end{${env}}`, "MEND"]);
 }
-const BY_FIRST = new Map<string, [string, string][]>();
+// Literals by their first two characters (one character for one-character literals), longest first.
+const BY_PREFIX = new Map<string, [string, string][]>();
 for (const lit of LITERALS) {
-  const first = lit[0][0]!;
-  if (!BY_FIRST.has(first)) BY_FIRST.set(first, []);
-  BY_FIRST.get(first)!.push(lit);
+  const key = lit[0].slice(0, 2);
+  if (!BY_PREFIX.has(key)) BY_PREFIX.set(key, []);
+  BY_PREFIX.get(key)!.push(lit);
 }
-for (const list of BY_FIRST.values()) list.sort((a, b) => b[0].length - a[0].length);
+for (const list of BY_PREFIX.values()) list.sort((a, b) => b[0].length - a[0].length);
 const GREEK_UNICODE: Record<string, string> = { α: "alpha", β: "beta", γ: "gamma", δ: "delta", ε: "epsilon", θ: "theta", λ: "lambda", π: "pi", σ: "sigma", φ: "phi", ω: "omega" };
 
 export class LexError extends Error {}
+
+const NUM = /[0-9]*\.[0-9]+|[0-9]+/y;
+const ENOT = /E[+-]?[0-9]+/y;
+const PCT = /[ \t\r\n]?(?:\\%|%)/y;
+const DIFF = /d[ \t\r\n]*?(?:[a-zA-Z]|\\[a-zA-Z]+)/y;
+const CMD = /\\([a-zA-Z]+)/y;
+const ACCENT_BODY = /[ \t\r\n]?\{((?:\\\}|[^}])*?)\}/y;
+const VARIABLE = /\\variable\{[^}]*\}(?:\\%|%)?/y;
+
+/** A sticky match at `at`, or null (no slicing: the lexer allocates per token, not per character). */
+function at(re: RegExp, src: string, pos: number): RegExpExecArray | null {
+  re.lastIndex = pos;
+  return re.exec(src);
+}
 
 export function tokenize(src: string): Tok[] {
   const out: Tok[] = [];
@@ -66,45 +81,46 @@ export function tokenize(src: string): Tok[] {
     const consider = (len: number, kind: string) => {
       if (len > 0 && (!best || len > best[0])) best = [len, kind, src.slice(i, i + len)];
     };
-    for (const s of SKIP) if (src.startsWith(s, i)) consider(s.length, "SKIP");
+    if (ch === "\\") for (const s of SKIP) if (src.startsWith(s, i)) consider(s.length, "SKIP");
     // numbers, e-notation, percent numbers
-    const num = /^(?:[0-9]*\.[0-9]+|[0-9]+)/.exec(src.slice(i, i + 400));
+    const num = ch >= "0" && ch <= "9" || ch === "." ? at(NUM, src, i) : null;
     if (num) {
       consider(num[0].length, "NUMBER");
-      const e = /^E[+-]?[0-9]+/.exec(src.slice(i + num[0].length, i + num[0].length + 50));
+      const e = at(ENOT, src, i + num[0].length);
       if (e) consider(num[0].length + e[0].length, "ENOT");
-      const pct = /^[ \t\r\n]?(?:\\%|%)/.exec(src.slice(i + num[0].length, i + num[0].length + 3));
+      const pct = at(PCT, src, i + num[0].length);
       if (pct) consider(num[0].length + pct[0].length, "PCTNUM");
     }
     if (/[a-zA-Z]/.test(ch)) {
       if (ch === "d") {
-        const m = /^d[ \t\r\n]*?(?:[a-zA-Z]|\\[a-zA-Z]+)/.exec(src.slice(i, i + 60));
+        const m = at(DIFF, src, i);
         if (m) consider(m[0].length, "DIFF");
       }
       consider(1, ch === "e" ? "EXP_E" : ch === "E" ? "E_SYM" : "LETTER");
     }
     if (GREEK_UNICODE[ch]) consider(1, "GREEK");
-    for (const [lit, kind] of BY_FIRST.get(ch) ?? []) {
-      if (src.startsWith(lit, i)) {
-        const len = lit.length + (kind === "OTHER" && src[i + lit.length] === " " ? 1 : 0);
-        consider(len, kind);
-        break;
+    for (const key of [src.slice(i, i + 2), ch]) {
+      for (const [lit, kind] of BY_PREFIX.get(key) ?? []) {
+        if (src.startsWith(lit, i)) {
+          const len = lit.length + (kind === "OTHER" && src[i + lit.length] === " " ? 1 : 0);
+          consider(len, kind);
+          break;
+        }
       }
     }
     if (ch === "\\") {
-      const m = /^\\([a-zA-Z]+)/.exec(src.slice(i, i + 40));
+      const m = at(CMD, src, i);
       if (m) {
         // \name{...} accents (their brace content is part of the token, `\}` allowed inside)
         for (const a of ACCENTS) {
           if (m[1]!.startsWith(a)) {
-            const rest = src.slice(i + 1 + a.length);
-            const am = /^[ \t\r\n]?\{((?:\\\}|[^}])*?)\}/.exec(rest);
+            const am = at(ACCENT_BODY, src, i + 1 + a.length);
             if (am) consider(1 + a.length + am[0].length, "ACCENT");
           }
         }
         for (const g of GREEK) if (m[1]!.startsWith(g)) consider(1 + g.length + (src[i + 1 + g.length] === " " ? 1 : 0), "GREEK");
         if (src.startsWith("\\variable{", i)) {
-          const vm = /^\\variable\{[^}]*\}(?:\\%|%)?/.exec(src.slice(i));
+          const vm = at(VARIABLE, src, i);
           if (vm) consider(vm[0].length, "VARIABLE");
         }
       }

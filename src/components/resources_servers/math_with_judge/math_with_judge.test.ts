@@ -94,11 +94,11 @@ describe("math_with_judge: the equality judge (should_use_judge: true)", () => {
 describe("math-verify port: golden verdicts of math-verify 0.8.0 (fixtures/math/golden.jsonl)", () => {
   const file = join(dir, "..", "..", "..", "..", "fixtures", "math", "golden.jsonl");
   const rows = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-  test(`agreement on ${rows.length} pairs is at least 99.3%`, () => {
+  test(`agreement on ${rows.length} pairs is at least 99.5% (all 2,952 on this machine)`, () => {
     let agree = 0;
     for (const r of rows) if (mathVerify(r.expected_answer, r.response_text).reward === r.reward) agree++;
     expect(rows.length).toBeGreaterThanOrEqual(2000);
-    expect(agree / rows.length).toBeGreaterThanOrEqual(0.993);
+    expect(agree / rows.length).toBeGreaterThanOrEqual(0.995);
   }, 120_000);
   test("a runaway input finishes with reward 0 (1 MB answer, deep braces)", () => {
     expect(mathVerify("1", "{".repeat(5000) + "1" + "}".repeat(5000)).reward).toBeGreaterThanOrEqual(0);
