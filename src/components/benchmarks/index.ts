@@ -13,4 +13,13 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/livecodebench-x/prepare.ts": () => import("./livecodebench-x/prepare.ts"),
   "benchmarks/ifbench/prepare.ts": () => import("./ifbench/prepare.ts"),
   "benchmarks/ifeval/prepare.ts": () => import("./ifeval/prepare.ts"),
+  "benchmarks/aime24/prepare.ts": () => import("./aime24/prepare.ts"),
+  "benchmarks/aime25/prepare.ts": () => import("./aime25/prepare.ts"),
+  "benchmarks/aime26/prepare.ts": () => import("./aime26/prepare.ts"),
+  "benchmarks/apex_shortlist/prepare.ts": () => import("./apex_shortlist/prepare.ts"),
+  "benchmarks/gsm8k/prepare.ts": () => import("./gsm8k/prepare.ts"),
+  "benchmarks/hendrycks_math/prepare.ts": () => import("./hendrycks_math/prepare.ts"),
+  "benchmarks/hmmt_feb25/prepare.ts": () => import("./hmmt_feb25/prepare.ts"),
+  "benchmarks/hmmt_nov25/prepare.ts": () => import("./hmmt_nov25/prepare.ts"),
+  "benchmarks/math-500/prepare.ts": () => import("./math-500/prepare.ts"),
 };

@@ -1,0 +1,6 @@
+/** aime26: MathArena/aime_2026's train split as NeMo Gym's benchmarks/aime26/prepare.py writes it (question, expected_answer). */
+import { prepareProblemAnswer } from "../_math.ts";
+import type { PrepareContext } from "../_prepare.ts";
+
+export const HF_REPO_ID = "MathArena/aime_2026";
+export const prepare = (context: PrepareContext): Promise<string> => prepareProblemAnswer(context, HF_REPO_ID);
