@@ -44,7 +44,11 @@ export type GymErrorCode =
   | "E_INCOMPLETE"
   | "E_CHECK_FAILED"
   | "E_SANDBOX"
-  | "E_INTERNAL";
+  | "E_INTERNAL"
+  | "E_OUTPUT_IS_INPUT"
+  | "E_INPUT_EMPTY"
+  | "E_INPUT_ENCODING"
+  | "E_TOO_LARGE";
 
 const USAGE_CODES = new Set<GymErrorCode>([
   "E_USAGE",
@@ -52,6 +56,7 @@ const USAGE_CODES = new Set<GymErrorCode>([
   "E_UNKNOWN_FLAG",
   "E_BAD_FLAG_VALUE",
   "E_MISSING_ARGUMENT",
+  "E_OUTPUT_IS_INPUT",
 ]);
 
 export interface GymErrorOptions {
@@ -79,4 +84,55 @@ export class GymError extends Error {
 
 export function isGymError(error: unknown): error is GymError {
   return error instanceof GymError;
+}
+
+/** What a file-system failure means to a user, by errno code: the words and the fix. */
+const FS_ERRORS: Record<string, (file: string) => { message: string; hint: string }> = {
+  ENOENT: (f) => ({ message: `File not found: ${f}`, hint: `Check the path (relative paths start at ${process.cwd()}).` }),
+  EISDIR: (f) => ({ message: `${f} is a directory, where a file was expected.`, hint: "Pass a file path (for a folder of shards, a glob such as 'dir/*.jsonl')." }),
+  ENOTDIR: (f) => ({ message: `A part of ${f} is a file, where a directory was expected.`, hint: "Check the path: one of its parent components is a regular file." }),
+  EEXIST: (f) => ({ message: `${f} already exists.`, hint: "Remove it or choose another path." }),
+  EACCES: (f) => ({ message: `Permission denied: ${f}`, hint: "Check its permissions (ls -l), or choose a path you can read and write." }),
+  EPERM: (f) => ({ message: `Operation not permitted on ${f}`, hint: "Check its permissions and owner (ls -l), or choose another path." }),
+  EROFS: (f) => ({ message: `${f} is on a read-only file system.`, hint: "Write the outputs to a writable location (another --output or --output-dir)." }),
+  ENOSPC: (f) => ({ message: `No space left on the device while writing ${f}.`, hint: "Free some space (df -h) and run the command again." }),
+  EDQUOT: (f) => ({ message: `Disk quota exceeded while writing ${f}.`, hint: "Free some space within your quota (quota -s) and run the command again." }),
+  EIO: (f) => ({ message: `Input/output error on ${f}: the device or network file system failed.`, hint: "Check the disk or mount (dmesg), then run the command again." }),
+  EMFILE: (f) => ({ message: `Too many open files (opening ${f}).`, hint: "Raise the limit (ulimit -n 65536) or lower --concurrency." }),
+  ENFILE: (f) => ({ message: `The system is out of file handles (opening ${f}).`, hint: "Close other programs or raise fs.file-max." }),
+  ENAMETOOLONG: (f) => ({ message: `The path is too long: ${f}`, hint: "Use a shorter path." }),
+  ELOOP: (f) => ({ message: `Too many levels of symbolic links: ${f}`, hint: "A symlink points (through others) back to itself; fix the link." }),
+  ESPIPE: (f) => ({ message: `${f} cannot be read from a position (a pipe or FIFO).`, hint: "Save it to a regular file first." }),
+  ENXIO: (f) => ({ message: `${f} has no process on its other end (a FIFO or socket).`, hint: "Start the writer first, or pass a regular file." }),
+};
+
+/** The errno code of a Node-style system error (`ENOENT`, `EIO`, …), if it is one. */
+export function errnoCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
+}
+
+/** The one translation of a file-system error into a GymError that names the path and the fix. */
+export function fsError(error: unknown, file?: string, options: { resume?: string } = {}): GymError {
+  let code = errnoCode(error) ?? "EIO";
+  // mkdir -p over a regular file says EEXIST; what the user must hear is that a parent is a file.
+  if (code === "EEXIST" && (error as { syscall?: string }).syscall === "mkdir") code = "ENOTDIR";
+  const where = file ?? ((error as { path?: unknown })?.path as string | undefined) ?? "(a file)";
+  const known = FS_ERRORS[code];
+  const { message, hint } = known ? known(where) : { message: `Cannot access ${where}: ${(error as Error)?.message ?? String(error)}`, hint: "Check the path and its permissions." };
+  const resumable = options.resume && (code === "ENOSPC" || code === "EDQUOT" || code === "EIO");
+  return new GymError(code === "ENOENT" ? "E_INPUT_NOT_FOUND" : "E_IO", message, {
+    hint: resumable ? `${hint.replace(/ and run the command again\.$|, then run the command again\.$/, ".")} Everything finished so far is saved: \`${options.resume}\` will finish the run.` : hint,
+    cause: error,
+  });
+}
+
+/** At the edge: any error that is a system error (not already a GymError) becomes one that names its path. */
+export function toGymError(error: unknown, options: { resume?: string } = {}): GymError | undefined {
+  if (!isGymError(error)) return errnoCode(error) ? fsError(error, undefined, options) : undefined;
+  // A GymError wrapping a full disk still owes the user the resume sentence.
+  const cause = (error as { cause?: unknown }).cause;
+  if (!options.resume || !["ENOSPC", "EDQUOT"].includes(errnoCode(cause) ?? "") || error.hint?.includes("--resume")) return error;
+  const resume = `Free some space (df -h). Everything finished so far is saved: \`${options.resume}\` will finish the run.`;
+  return new GymError(error.code, error.message, { hint: resume, exitCode: error.exitCode, cause });
 }

@@ -1,5 +1,6 @@
 /** What discovery reads from one root: file lists, file text, and the path shown for a file (absolute, or `<built-in>/…`). */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { decodeUtf8 } from "../text/utf8.ts";
 import { join } from "node:path";
 import { builtinDir, readBuiltinFile } from "../config/builtin-files.ts";
 import { BUILTIN_PREFIX, listDirsUnder, listFilesUnder, type Root, type RootOptions } from "../config/roots.ts";
@@ -34,7 +35,7 @@ export class RootView {
   async read(rel: string): Promise<string | undefined> {
     if (this.root.kind === "builtin") return readBuiltinFile(rel);
     const full = join(this.root.path, rel);
-    return existsSync(full) ? readFileSync(full, "utf8") : undefined;
+    return existsSync(full) ? decodeUtf8(readFileSync(full), full) : undefined;
   }
 
   /** The parsed YAML mapping of a file, or null when it is missing or malformed (discovery never fails on one file). */

@@ -1,6 +1,7 @@
 /** Shared flag fragments for config-driven commands, and the one function that turns them into resolveConfig options. */
 import type { ArgsDef } from "citty";
 import type { ResolveConfigOptions, SelectorKind } from "../config/index.ts";
+import { GymError } from "../errors.ts";
 import { allValues } from "./_command.ts";
 
 /** `--config` (repeatable), the asset selectors, `--search-dir` (repeatable). */
@@ -34,6 +35,19 @@ const MODEL_KEYS: [flag: string, key: string][] = [
   ["model-api-key", "policy_api_key"],
 ];
 
+/** `--model-url` must be an http(s) URL: checked once here, not found out per rollout. */
+function checkedUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname) {
+    const shown = value.replace(/\/\/[^/@\s]*@/, "//****@");
+    throw new GymError("E_BAD_FLAG_VALUE", `--model-url expects an http(s) URL, got '${shown}'.`, { hint: "For example --model-url http://127.0.0.1:8000/v1 or https://api.openai.com/v1." });
+  }
+  return value;
+}
+
 /**
  * Builds resolveConfig options from a command's parsed flags, its raw flag tokens and its override tokens.
  * Config paths come in NeMo Gym's order: `--config` values, then the selectors (resolved to files), then any
@@ -66,7 +80,7 @@ export async function configOptions(
   const flagValues: Record<string, unknown> = {};
   for (const [flag, key] of MODEL_KEYS) {
     const value = args[flag] ?? args[flag.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
-    if (typeof value === "string") flagValues[key] = value;
+    if (typeof value === "string") flagValues[key] = flag === "model-url" ? checkedUrl(value) : value;
   }
   const allowUnsupportedPairing = args["allow-unsupported-pairing"] === true || args.allowUnsupportedPairing === true;
   return {

@@ -1,6 +1,6 @@
 /** The shell: finds the command in argv (with did-you-mean), checks its flags, runs it, maps errors to exit codes. */
 import { parseArgs, type ArgsDef } from "citty";
-import { EXIT, GymError, isGymError } from "../errors.ts";
+import { EXIT, GymError, isGymError, toGymError } from "../errors.ts";
 import { closeMatches } from "../text/difflib.ts";
 import type { GymCommandDef } from "./_command.ts";
 import { commandHelp, groupHelp, rootHelp } from "./_help.ts";
@@ -14,6 +14,8 @@ interface GlobalFlags {
   verbose: boolean;
   debug: boolean;
   version: boolean;
+  /** For a command that can resume: the command line that finishes it (named when a full disk stops it). */
+  resumeLine?: string;
 }
 
 /** Runs the CLI on argv (without the program name) and returns the exit code. */
@@ -22,7 +24,7 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     return await dispatch(argv, global);
   } catch (error) {
-    return reportError(error, global.debug);
+    return reportError(toGymError(error, { resume: global.resumeLine }) ?? error, global.debug);
   }
 }
 
@@ -67,6 +69,7 @@ async function runCommand(path: string, entry: { load: () => Promise<{ default: 
   }
   // Only a command whose `json` is a string flag (`--json PATH`) sees --json where it was typed; others get it last, once.
   if ((command.args.json as { type?: string } | undefined)?.type !== "string" && tokens.includes("--json")) tokens = [...tokens.filter((t) => t !== "--json"), "--json"];
+  if ("resume" in command.args) global.resumeLine = resumeCommand(path, tokens);
   const { flags, overrides } = splitOverrides(tokens, command);
   checkFlags(flags, command.args, `gym ${path}`);
   let args;
@@ -115,7 +118,10 @@ function splitOverrides(tokens: string[], command: GymCommandDef<ArgsDef>): { fl
     const token = tokens[i]!;
     if (token.startsWith("-") && token !== "-") {
       flags.push(token);
-      if (takesValue(token) && i + 1 < tokens.length) flags.push(tokens[++i]!);
+      // `--json` alone means stdout for a command whose --json optionally takes a PATH (dev compare).
+      if (token === "--json" && takesValue(token)) {
+        if (i + 1 < tokens.length && !tokens[i + 1]!.startsWith("--")) flags.push(tokens[++i]!);
+      } else if (takesValue(token)) flags.push(flagValue(token, tokens[++i], command));
     } else if ((token.startsWith("+") || token.startsWith("~") || /^[A-Za-z_][\w.\-/]*=/.test(token)) && OVERRIDE_TOKEN.test(token)) {
       if (!command.overrides) {
         throw new GymError("E_USAGE", `gym ${command.meta.name} takes no config overrides, but got '${token}'.`, {
@@ -126,6 +132,26 @@ function splitOverrides(tokens: string[], command: GymCommandDef<ArgsDef>): { fl
     } else flags.push(token);
   }
   return { flags, overrides };
+}
+
+/** The value after a flag that takes one: missing, or another flag in its place (`--output --resume`), is an error. */
+function flagValue(flag: string, value: string | undefined, command: GymCommandDef<ArgsDef>): string {
+  const where = `gym ${command.meta.name}`;
+  if (value === undefined) {
+    throw new GymError("E_MISSING_ARGUMENT", `${flag} needs a value.`, { hint: `Put it right after the flag, e.g. ${flag} VALUE; run \`${where} --help\` for its options.` });
+  }
+  if (value.startsWith("-") && value !== "-" && !/^-(\d|\.\d)/.test(value)) {
+    throw new GymError("E_BAD_FLAG_VALUE", `${flag} needs a value, but the next token is the option '${value}'.`, {
+      hint: `Give ${flag} its value first (e.g. ${flag} VALUE ${value}); a value that itself starts with '-' is written ${flag}=${value}.`,
+    });
+  }
+  return value;
+}
+
+/** The same command line with --resume, for the hint of an error that a resume finishes. */
+function resumeCommand(path: string, tokens: string[]): string {
+  const shown = tokens.map((t) => (/^[\w@%+=:,./-]+$/.test(t) ? t : `'${t.replace(/'/g, "'\\''")}'`));
+  return `gym ${path} ${shown.join(" ")}${tokens.includes("--resume") ? "" : " --resume"}`;
 }
 
 function findArg(args: ArgsDef, name: string): ArgsDef[string] | undefined {

@@ -1,5 +1,6 @@
 /** Component roots (NEMO_GYM_EXTRA_ROOTS, --search-dir, cwd, the built-ins) and how relative read paths resolve against them. */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { decodeUtf8 } from "../text/utf8.ts";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { listBuiltinFiles, readBuiltinFile } from "./builtin-files.ts";
 
@@ -61,7 +62,7 @@ export async function readUnder(root: Root, rel: string): Promise<FoundFile | un
   }
   const full = join(root.path, rel);
   if (!isFile(full)) return undefined;
-  return { display: full, path: full, text: readFileSync(full, "utf8") };
+  return { display: full, path: full, text: decodeUtf8(readFileSync(full), full) };
 }
 
 /**
@@ -74,7 +75,7 @@ export async function readFromRoots(entry: string, roots: Root[], cwd = process.
     return { found, searched: [entry] };
   }
   if (isAbsolute(entry)) {
-    return { found: isFile(entry) ? { display: entry, path: entry, text: readFileSync(entry, "utf8") } : undefined, searched: [entry] };
+    return { found: isFile(entry) ? { display: entry, path: entry, text: decodeUtf8(readFileSync(entry), entry) } : undefined, searched: [entry] };
   }
   const rel = entry.replace(/^\.\//, "");
   const searched: string[] = [];

@@ -2,6 +2,7 @@
 import YAML, { type ParseOptions, type SchemaOptions, type DocumentOptions, type ToJSOptions } from "yaml";
 import { preparsedBuiltinYaml } from "./builtin-files.ts";
 import { GymError } from "../errors.ts";
+import { refuseNul } from "../text/utf8.ts";
 import { isMapping, type ConfigMap, type ConfigValue } from "./_tree.ts";
 
 const BOOL_TAG = "tag:yaml.org,2002:bool";
@@ -25,7 +26,8 @@ const readOptions: ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions 
   version: "1.1",
   uniqueKeys: true,
   merge: true,
-  maxAliasCount: -1,
+  // Bounded, so a "billion laughs" document fails at once instead of filling memory (the package's default is 100).
+  maxAliasCount: 1000,
   // OmegaConf drops PyYAML's timestamp resolver, so `2024-01-01` stays a string.
   customTags: (tags) => pythonBooleans(tags.filter((tag) => !String((tag as { tag?: string }).tag ?? "").endsWith(":timestamp"))),
 };
@@ -36,6 +38,7 @@ export function parseYaml(text: string, file: string): ConfigValue {
     const preparsed = preparsedBuiltinYaml(file.slice(BUILTIN_DISPLAY.length));
     if (preparsed !== undefined) return preparsed as ConfigValue;
   }
+  refuseNul(text, file);
   let value: unknown;
   try {
     value = YAML.parse(text, readOptions);
@@ -44,7 +47,9 @@ export function parseYaml(text: string, file: string): ConfigValue {
     const pos = e.linePos?.[0];
     const problem = (e.message ?? String(error)).split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
     throw new GymError("E_CONFIG_SYNTAX", `Malformed YAML in '${file}'${pos ? ` at line ${pos.line}, column ${pos.col}` : ""}: ${problem}`, {
-      hint: "Fix the YAML at that position (indentation, an unclosed bracket or quote, a duplicated key).",
+      hint: /alias/i.test(problem)
+        ? "The document expands its aliases (*name) into too many nodes; write the repeated values out, or use fewer nested aliases."
+        : "Fix the YAML at that position (indentation, an unclosed bracket or quote, a duplicated key).",
     });
   }
   return normalize(value ?? {});

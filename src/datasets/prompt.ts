@@ -1,6 +1,7 @@
 /** Prompt configs (`prompt_config`): a YAML `system`/`user` template pair that builds `responses_create_params.input` for a row. */
 import { parse as parseYaml } from "yaml";
 import { GymError } from "../errors.ts";
+import { refuseNul } from "../text/utf8.ts";
 import { readFromRoots, type Root } from "../config/roots.ts";
 import { fillTemplate, parseTemplate, type TemplatePart } from "./prompt-format.ts";
 
@@ -15,8 +16,9 @@ export interface PromptConfig {
 /** Parses prompt-config YAML text: a mapping with a required string `user` and an optional string `system`; other keys are ignored. */
 export function parsePromptConfig(text: string, path: string): PromptConfig {
   let data: unknown;
+  refuseNul(text, path);
   try {
-    data = parseYaml(text);
+    data = parseYaml(text, { maxAliasCount: 1000 });
   } catch (error) {
     throw new GymError("E_CONFIG_SYNTAX", `${path}: not valid YAML: ${(error as Error).message.split("\n")[0]}`, { hint: "Fix the YAML syntax of the prompt config." });
   }

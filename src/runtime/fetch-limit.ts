@@ -13,6 +13,8 @@ export function raiseFetchConcurrency(argv: string[]): void {
   if (typeof Deno !== "undefined" || !process.versions.bun || process.env.BUN_CONFIG_MAX_HTTP_REQUESTS) return;
   const words = argv.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ");
   if (!FAN_OUT_COMMANDS.has(words)) return;
+  // An inherited pipe (`--input <(…)` is /dev/fd/63) does not survive the exec: keep this process, and its 256.
+  if (argv.some((a) => /(^|=)\/(dev|proc\/self)\/fd\//.test(a))) return;
   const execve = (process as unknown as { execve?: (file: string, args: string[], env: Record<string, string | undefined>) => never }).execve;
   if (typeof execve !== "function") return;
   const compiled = process.argv[1]?.startsWith("/$bunfs/");

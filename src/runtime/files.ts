@@ -1,7 +1,8 @@
 /** Byte-level file and stdio access: the one place that knows how this runtime reads and writes files. */
 import * as fs from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { GymError } from "../errors.ts";
+import { fsError, type GymError } from "../errors.ts";
 
 const CHUNK_BYTES = 1 << 20;
 
@@ -15,6 +16,10 @@ export async function* readBytes(source: string, options: { reuseBuffer?: boolea
     for await (const chunk of process.stdin as AsyncIterable<Uint8Array>) yield chunk;
     return;
   }
+  if (isStream(source)) {
+    yield* readStream(source);
+    return;
+  }
   let fd: number;
   try {
     fd = fs.openSync(source, "r");
@@ -25,7 +30,12 @@ export async function* readBytes(source: string, options: { reuseBuffer?: boolea
     let buffer = new Uint8Array(CHUNK_BYTES);
     for (;;) {
       if (!options.reuseBuffer) buffer = new Uint8Array(CHUNK_BYTES);
-      const n = fs.readSync(fd, buffer, 0, CHUNK_BYTES, null);
+      let n: number;
+      try {
+        n = fs.readSync(fd, buffer, 0, CHUNK_BYTES, null);
+      } catch (error) {
+        throw fileError(source, error);
+      }
       if (n === 0) return;
       yield n === CHUNK_BYTES ? buffer : buffer.subarray(0, n);
     }
@@ -34,20 +44,88 @@ export async function* readBytes(source: string, options: { reuseBuffer?: boolea
   }
 }
 
-/** Turns a Node-style fs error into a GymError that names the file and the fix. */
+/** A path that is a FIFO, a pipe (`<(…)`, /dev/fd/N), a socket or a character device: readable once, never by position. */
+export function isStream(source: string): boolean {
+  if (source === "-") return true;
+  try {
+    const stat = fs.statSync(source);
+    return stat.isFIFO() || stat.isCharacterDevice() || stat.isSocket();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads a FIFO or pipe once, in order. Its open() blocks until a writer appears, so it is made off the main
+ * thread: Ctrl-C and SIGTERM still land (and end the process) while it waits.
+ */
+async function* readStream(source: string): AsyncGenerator<Uint8Array> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(source, "r");
+  } catch (error) {
+    throw fileError(source, error);
+  }
+  try {
+    for (;;) {
+      const buffer = new Uint8Array(CHUNK_BYTES);
+      let n: number;
+      try {
+        ({ bytesRead: n } = await handle.read(buffer, 0, CHUNK_BYTES, null));
+      } catch (error) {
+        throw fileError(source, error);
+      }
+      if (n === 0) return;
+      yield buffer.subarray(0, n);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+const spools = new Set<string>();
+
+/**
+ * For a stage that reads its input more than once or by position: a FIFO, a pipe or stdin ("-") is copied
+ * once to a private temporary folder, removed by `cleanup()` and in any case when the process exits. A
+ * regular file is returned as it is.
+ */
+export async function spoolIfStream(source: string, name = "input.jsonl"): Promise<{ path: string; spooled: boolean; cleanup: () => void }> {
+  if (!isStream(source)) return { path: source, spooled: false, cleanup: () => {} };
+  const dir = fs.mkdtempSync(path.join(tmpdir(), "gym-spool-"));
+  spools.add(dir);
+  if (spools.size === 1) process.once("exit", () => spools.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  const cleanup = () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    spools.delete(dir);
+  };
+  const file = path.join(dir, name);
+  try {
+    const fd = fs.openSync(file, "w");
+    try {
+      for await (const chunk of readBytes(source)) writeAllBytes(fd, chunk, file);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+  return { path: file, spooled: true, cleanup };
+}
+
+function writeAllBytes(fd: number, bytes: Uint8Array, file: string): void {
+  try {
+    let offset = 0;
+    while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+  } catch (error) {
+    throw fileError(file, error);
+  }
+}
+
+/** Turns a Node-style fs error into a GymError that names the file and the fix (errors.ts has the one table). */
 export function fileError(file: string, error: unknown): GymError {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === "ENOENT") {
-    return new GymError("E_INPUT_NOT_FOUND", `File not found: ${file}`, {
-      hint: `Check the path (relative paths start at ${process.cwd()}).`,
-      cause: error,
-    });
-  }
-  if (code === "EISDIR") return new GymError("E_IO", `Expected a file but found a directory: ${file}`, { cause: error });
-  if (code === "EACCES" || code === "EPERM") {
-    return new GymError("E_IO", `Permission denied: ${file}`, { hint: "Check the file's permissions.", cause: error });
-  }
-  return new GymError("E_IO", `Cannot access ${file}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  return fsError(error, file);
 }
 
 /** A sink for bytes: a file descriptor opened for appending, or stdout. */
@@ -125,7 +203,12 @@ export function stdoutSink(): ByteSink {
 /** Writes a whole file atomically: a temporary file beside it, flushed, then renamed over it. */
 export function writeFileAtomic(target: string, data: string): void {
   const dir = path.dirname(path.resolve(target));
-  fs.mkdirSync(dir, { recursive: true });
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw fileError(target, error);
+  }
+  removeStaleTemps(target);
   const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
   try {
     const fd = fs.openSync(tmp, "w");
@@ -139,5 +222,41 @@ export function writeFileAtomic(target: string, data: string): void {
   } catch (error) {
     fs.rmSync(tmp, { force: true });
     throw fileError(target, error);
+  }
+}
+
+const swept = new Set<string>();
+
+/**
+ * Removes the temporary files (`.<name>.<pid>.<n>.tmp`) that a killed writer of `target` left beside it: those
+ * whose process is gone. Done once per target and process, before its first write.
+ */
+export function removeStaleTemps(target: string): void {
+  const full = path.resolve(target);
+  if (swept.has(full)) return;
+  swept.add(full);
+  const dir = path.dirname(full);
+  const prefix = `.${path.basename(full)}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(".tmp")) continue;
+    const pid = Number(/^(\d+)\./.exec(name.slice(prefix.length))?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
+    fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+/** Whether a process with this pid exists (on this host). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -60,13 +60,20 @@ export async function materialize(source: string, options: MaterializeOptions): 
     if (typeof row !== "object" || row === null || Array.isArray(row)) {
       throw issueError({ source: shown, line, column: 1, kind: "not-an-object", message: "expected a JSON object" });
     }
+    checkRowFields(row as Row, `${shown}:${line}`);
     tasks.push({ line, text, row: row as Row });
+  }
+  if (tasks.length === 0) {
+    throw new GymError("E_INPUT_EMPTY", `${shown} holds no rows (the file is empty or blank): there is nothing to collect.`, {
+      hint: "Pass a dataset with one JSON object per line; nothing was written.",
+    });
   }
   validatePrompts(tasks, shown, options.promptConfig);
   // fan_out gives one entry per listed agent; the entries of a task stay adjacent and share its rollout counter.
   const routed = tasks.flatMap((task) => routeAgents(task, shown, options).map((agent) => ({ task, agent })));
   const repeats = routed.map(({ task, agent }) => repeatsFor(agent, task, shown, options));
   reportRoutingErrors(routed, repeats, shown, options);
+  refuseTooMany(repeats as number[], tasks.length, options);
 
   const taskIndexByText = new Map<string, number>();
   const rolloutCounter = new Map<number, number>();
@@ -93,6 +100,35 @@ export async function materialize(source: string, options: MaterializeOptions): 
     }
   });
   return out;
+}
+
+/** A run holds its materialized rows in memory: past this many it refuses up front instead of filling the machine. */
+export const MAX_MATERIALIZED_ROLLOUTS = 10_000_000;
+
+function refuseTooMany(repeats: number[], tasks: number, options: MaterializeOptions): void {
+  const total = repeats.reduce((a, n) => a + n, 0);
+  if (total <= MAX_MATERIALIZED_ROLLOUTS) return;
+  const spec = typeof options.numRepeats === "number" ? `--num-repeats ${options.numRepeats} × ${tasks} task(s)` : `--num-repeats over ${tasks} task(s)`;
+  throw new GymError("E_TOO_LARGE", `${spec} is ${total} rollouts; one run materializes at most ${MAX_MATERIALIZED_ROLLOUTS}.`, {
+    hint: "Lower --num-repeats (or --limit), or split the dataset into shards run separately and merged with `gym eval aggregate`.",
+  });
+}
+
+/** The fields materialize reads must have their types: a wrong one names file:line and the field. */
+function checkRowFields(row: Row, where: string): void {
+  const bad = (field: string, expected: string, value: unknown) =>
+    new GymError("E_INPUT_SCHEMA", `${where}: field '${field}' must be ${expected}, got ${JSON.stringify(value)?.slice(0, 80) ?? String(value)}.`, {
+      hint: "Fix that field of the row (NeMo Gym's dataset format: responses_create_params is an object, agent_ref is {\"name\": …}).",
+    });
+  const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (row.responses_create_params !== undefined && !isObject(row.responses_create_params)) throw bad("responses_create_params", "an object", row.responses_create_params);
+  if (row.agent_ref !== undefined && row.agent_ref !== null) {
+    if (!isObject(row.agent_ref)) throw bad("agent_ref", 'an object like {"name": "…"}', row.agent_ref);
+    const name = (row.agent_ref as Row).name;
+    if (name !== undefined && typeof name !== "string") throw bad("agent_ref.name", "a string", name);
+  }
+  const task = row._ng_task_index;
+  if (task !== undefined && !(typeof task === "number" && Number.isSafeInteger(task) && task >= 0)) throw bad("_ng_task_index", "a whole number ≥ 0", task);
 }
 
 /** Byte-identical lines are one task (their repeats continue one counter); others get the next dense index. */

@@ -3,6 +3,7 @@ import { defineGymCommand, allValues } from "../_command.ts";
 import { componentRoots } from "../../config/roots.ts";
 import { loadPromptConfig } from "../../datasets/prompt.ts";
 import { renderDataset } from "../../datasets/render.ts";
+import { guardOutputs } from "../../outputs/guard.ts";
 
 export default defineGymCommand({
   meta: { name: "dataset render", description: "Materialize prompts: fill responses_create_params.input of each row from a prompt config" },
@@ -16,6 +17,7 @@ export default defineGymCommand({
   async run({ args, rawArgs }) {
     const roots = componentRoots({ searchDirs: allValues(rawArgs, "search-dir") });
     const prompt = await loadPromptConfig(args["prompt-config"], roots);
+    guardOutputs([{ path: args.input, role: "--input" }, { path: prompt.path, role: "--prompt-config" }], [{ path: args.output, role: "--output" }], { command: "gym dataset render", suggestion: "Write the rendered rows to a new file, e.g. --output rendered.jsonl." });
     const result = await renderDataset(args.input, prompt, args.output);
     process.stderr.write(`Materialized ${result.rows} rows to ${result.output === "-" ? "<stdout>" : result.output}\n`);
   },

@@ -27,6 +27,8 @@ export default defineGymCommand({
     const tail = args.tail === undefined ? 15 : Number(args.tail);
     if (!Number.isInteger(tail) || tail < 0) throw new GymError("E_BAD_FLAG_VALUE", `--tail must be a whole number ≥ 0, got '${args.tail}'.`, { hint: "e.g. --tail 30" });
     const { jsonPath, jsonStdout } = jsonTargets(rawArgs);
+    const { guardOutputs } = await import("../../outputs/guard.ts");
+    guardOutputs([{ path: oldPath, role: "OLD" }, { path: newPath, role: "NEW" }], jsonPath ? [{ path: jsonPath, role: "--json" }] : [], { command: "gym dev compare", suggestion: "Write the JSON summary to a new file, e.g. --json compare.json." });
     const { compareRolloutFiles } = await import("../../stages/dev-compare/index.ts");
     const report = await compareRolloutFiles(oldPath, newPath, {
       key: args.key,

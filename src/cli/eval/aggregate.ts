@@ -26,13 +26,15 @@ export default defineGymCommand({
     if (!args.output) throw new GymError("E_MISSING_ARGUMENT", "--output is required", { hint: "e.g. --output results/rollouts.jsonl" });
     const { aggregateShards } = await import("../../stages/aggregate/index.ts");
     const options = await configOptions(args, rawArgs, overrides.filter((t) => !/^\+{0,2}merge_shards=/.test(t)));
+    const merge = !(args["no-merge"] || /^false$/i.test(overrideValue(overrides, "merge_shards") ?? ""));
+    await guardAggregate(inputs, args.output, merge, options.configPaths ?? []);
     const servers = options.configPaths?.length ? await serversFor(options) : undefined;
     if (!servers) note("No --config: computing NeMo Gym's baseline statistics here (server-specific metrics such as pass@k need --config).");
     try {
       const report = await aggregateShards({
         inputs,
         output: args.output,
-        mergeShards: !(args["no-merge"] || /^false$/i.test(overrideValue(overrides, "merge_shards") ?? "")),
+        mergeShards: merge,
         aggregateHook: servers ? (agent, rows) => agentMetrics(servers, agent, rows) : undefined,
         // NeMo Gym health-checks the merged file after an aggregate; the stage does it from its own parse.
         healthCheck: true,
@@ -46,6 +48,33 @@ export default defineGymCommand({
     }
   },
 });
+
+/** Refuses, before anything is read or written, an output (or a sidecar named from it) that is a shard or a config. */
+async function guardAggregate(patterns: string[], output: string, merge: boolean, configs: string[]) {
+  const [{ guardOutputs }, { expandInputGlobs }, { siblingPath }, fs] = await Promise.all([
+    import("../../outputs/guard.ts"),
+    import("../../stages/aggregate/shards.ts"),
+    import("../../stages/aggregate/files.ts"),
+    import("node:fs"),
+  ]);
+  const { shards } = expandInputGlobs(patterns);
+  const link = (p: string) => fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  const resolve = (await import("node:path")).resolve;
+  guardOutputs(
+    [...shards.map((path) => ({ path, role: "--input-glob" })), ...configs.map((path) => ({ path, role: "--config" }))],
+    [
+      ...(merge ? [{ path: output, role: "--output" }] : []),
+      { path: siblingPath(output, "_aggregate_metrics", ".json"), role: "the metrics file (named from --output)" },
+      { path: siblingPath(output, "_sources", ".json"), role: "the sources file (named from --output)" },
+    ],
+    {
+      command: "gym eval aggregate",
+      suggestion: "Write the merged file to a new path (e.g. results/rollouts.jsonl beside results/rollouts-*.jsonl).",
+      // NeMo Gym lets the only shard be its own output when it is named directly (no link): it is re-sorted in place.
+      allowSame: (o, i) => o.role === "--output" && shards.length === 1 && resolve(o.path) === resolve(i.path) && !link(o.path),
+    },
+  );
+}
 
 /** The line of the health check NeMo Gym runs after an aggregate (its files are beside the merged rollouts). */
 async function healthLine(health: NonNullable<Report["health"]>) {

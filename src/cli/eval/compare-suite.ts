@@ -22,6 +22,9 @@ export default defineGymCommand({
     const [{ compareSuite, loadSuite, renderSuiteMarkdown }, { FileWriter }] = await Promise.all([import("../../stages/compare/suite.ts"), import("../../stages/aggregate/files.ts")]);
     const report = compareSuite(loadSuite(args.suite), level);
     const outDir = args["output-dir"] ?? (args.suite === "-" ? "." : path.dirname(args.suite));
+    const { guardOutputs } = await import("../../outputs/guard.ts");
+    const reports = [...(format !== "md" ? ["suite_compare_report.json"] : []), ...(format !== "json" ? ["suite_compare_report.md"] : [])];
+    guardOutputs([{ path: args.suite, role: "--suite" }], reports.map((name) => ({ path: path.join(outDir, name), role: "the report" })), { command: "gym eval compare-suite", suggestion: "Pass --output-dir to write the reports to another folder." });
     const write = (name: string, text: string) => {
       const w = new FileWriter(path.join(outDir, name));
       w.write(text);

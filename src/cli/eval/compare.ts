@@ -50,6 +50,13 @@ export default defineGymCommand({
     const format = args["report-format"] ?? "both";
     if (!["md", "json", "both"].includes(format)) throw new GymError("E_BAD_FLAG_VALUE", `--report-format must be md, json or both, got ${format}`);
     const outDir = args["output-dir"] ?? path.dirname(candidate[0]!.rollouts ?? candidate[0]!.aggregateMetrics);
+    const { guardOutputs } = await import("../../outputs/guard.ts");
+    const read = [...baseline, ...candidate].flatMap((r) => [
+      { path: r.rollouts ?? "", role: "a rollouts input" },
+      { path: r.aggregateMetrics ?? "", role: "an aggregate-metrics input" },
+    ]);
+    const reports = [...(format !== "md" ? ["compare_report.json"] : []), ...(format !== "json" ? ["compare_report.md"] : [])];
+    guardOutputs(read, reports.map((name) => ({ path: path.join(outDir, name), role: "the report" })), { command: "gym eval compare", suggestion: "Pass --output-dir to write the reports to another folder." });
     const write = (name: string, text: string) => {
       const w = new FileWriter(path.join(outDir, name));
       w.write(text);

@@ -42,6 +42,8 @@ export default defineGymCommand({
     const text = `${JSON.stringify(result, null, 2)}\n`;
     if (!args.out || args.out === "-") process.stdout.write(text);
     else {
+      const { guardOutputs } = await import("../../outputs/guard.ts");
+      guardOutputs([{ path: dataset!.jsonlPath, role: "the benchmark's dataset" }, ...options.configPaths!.map((p) => ({ path: p, role: "--config" }))], [{ path: args.out, role: "--out" }], { command: "gym eval plan", suggestion: "Write the plan to a new file, e.g. --out plan.json." });
       writeFileAtomic(args.out, text);
       process.stderr.write(`Wrote a plan of ${result.task_count} task(s) to ${args.out}\n`);
     }

@@ -23,6 +23,13 @@ export default defineGymCommand({
     let rollouts = args.rollouts ?? overrideValue(overrides, "rollouts_jsonl_fpath");
     if (!rollouts) throw new GymError("E_MISSING_ARGUMENT", "--rollouts is required", { hint: "e.g. --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl" });
     if (rollouts === "-" && !args.output) throw new GymError("E_MISSING_ARGUMENT", "--rollouts - needs --output to name the profile files", { hint: "e.g. --output results/profile.jsonl" });
+    const base = args.output ?? rollouts;
+    const [{ guardOutputs }, { siblingPath }] = await Promise.all([import("../../outputs/guard.ts"), import("../../stages/aggregate/files.ts")]);
+    guardOutputs(
+      [{ path: inputs ?? "", role: "--inputs" }, { path: rollouts, role: "--rollouts" }],
+      [["_reward_profiling", ".jsonl"], ["_agent_metrics", ".json"], ["_repeat_level_metrics", ".json"]].map(([suffix, ext]) => ({ path: siblingPath(base, suffix!, ext!), role: `the ${suffix!.slice(1).replace(/_/g, " ")} file (named from ${args.output ? "--output" : "--rollouts"})` })),
+      { command: "gym eval profile", suggestion: "Pass --output with a new name to write the profile files elsewhere." },
+    );
     let derived: Awaited<ReturnType<typeof import("../../stages/profile/inputs-from-rollouts.ts").inputsFromRollouts>> | undefined;
     if (!inputs) {
       // In a pipe the run's materialized inputs are not at hand: the rollouts stand in for them.

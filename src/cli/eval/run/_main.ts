@@ -8,6 +8,16 @@ export interface EvalRunInput {
   output?: string;
 }
 
+/** Every file a run writes (its sidecars and health reports, named from --output) against every file it reads. */
+async function guardRun(output: string, read: { path: string; role: string }[]) {
+  const [{ guardOutputs }, { runPaths }] = await Promise.all([import("../../../outputs/guard.ts"), import("../../../outputs/paths.ts")]);
+  const { dir, stem, ...files } = runPaths(output);
+  // `-o results` names `results.jsonl`: refused when `results` is a folder (the user meant a file inside it).
+  const typed = files.rollouts === output ? [] : [{ path: output, role: "--output" }];
+  const written = [...typed, ...Object.entries(files).map(([name, path]) => ({ path, role: name === "rollouts" ? "--output" : `the ${name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)} file (named from --output)` }))];
+  guardOutputs(read, written, { command: "gym eval run", suggestion: `Choose another --output, e.g. --output ${dir === "." ? "" : `${dir}/`}rollouts.jsonl (the sidecars are named from its stem).` });
+}
+
 export async function evalRun({ options, noServe, output: outputFlag }: EvalRunInput): Promise<number> {
   const { componentRoots, resolveConfig, toYaml, isMapping } = await import("../../../config/index.ts");
   const { ServerRegistry } = await import("../../../servers/registry.ts");
@@ -53,6 +63,7 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
     const input = dataset.path;
     const promptConfig = dataset.promptConfig;
     const promptPath = keys.prompt_config ?? promptConfig;
+    if (output !== "-") await guardRun(output, [{ path: input, role: keys.input_jsonl_fpath ? "--input" : "dataset" }, { path: promptPath ?? "", role: "--prompt-config" }, ...(options.configPaths ?? []).map((path) => ({ path, role: "--config" }))]);
     const materialized = await materialize(input, {
       limit: keys.limit,
       promptConfig: promptPath ? await loadPromptConfig(promptPath, roots) : undefined,

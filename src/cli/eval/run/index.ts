@@ -55,6 +55,8 @@ function flagKeys(args: Record<string, unknown>): Record<string, unknown> {
     if (typeof v !== "string") return undefined;
     const n = Number(v);
     if (v.trim() === "" || !Number.isFinite(n)) throw badNumber(flag, v);
+    const range = RANGES[flag];
+    if (range && !range.ok(n)) throw new GymError("E_BAD_FLAG_VALUE", `--${flag} expects ${range.what}, got '${v}'.`, { hint: `For example --${flag} ${range.example}.` });
     return n;
   };
   const str = (flag: string) => (typeof args[flag] === "string" ? (args[flag] as string) : undefined);
@@ -81,11 +83,22 @@ function parseRepeatsMap(text: string): Record<string, number> {
   for (const part of text.trim().replace(/^\{|\}$/g, "").split(",")) {
     const [k, v] = part.split(":").map((s) => s.trim().replace(/^['"]|['"]$/g, ""));
     const n = Number(v);
-    if (!k || !Number.isInteger(n)) throw badNumber("num-repeats", text);
+    if (!k || !Number.isInteger(n) || n < 1) throw badNumber("num-repeats", text);
     map[k] = n;
   }
   return map;
 }
+
+const whole = (min: number) => (n: number) => Number.isInteger(n) && n >= min;
+/** What each numeric flag accepts, checked before anything runs. */
+const RANGES: Record<string, { ok: (n: number) => boolean; what: string; example: string }> = {
+  limit: { ok: whole(1), what: "a whole number ≥ 1", example: "10" },
+  concurrency: { ok: whole(1), what: "a whole number ≥ 1", example: "64" },
+  "num-repeats": { ok: whole(1), what: "a whole number ≥ 1", example: "4" },
+  "max-output-tokens": { ok: whole(1), what: "a whole number ≥ 1", example: "4096" },
+  temperature: { ok: (n) => n >= 0, what: "a number ≥ 0", example: "0.7" },
+  "top-p": { ok: (n) => n > 0 && n <= 1, what: "a number in (0, 1]", example: "0.95" },
+};
 
 function badNumber(flag: string, value: string) {
   return new GymError("E_BAD_FLAG_VALUE", `--${flag} expects a number, got '${value}'.`, { hint: `For example --${flag} ${flag === "num-repeats" ? "4 (or '{simple_agent: 4, _default: 1}')" : "8"}.` });
