@@ -1,8 +1,9 @@
 /** `gym dataset collate`: measure every in-scope dataset, write per-dataset and per-type metrics, concatenate rows per type. */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { GymError } from "../errors.ts";
-import { openAppendSink } from "../runtime/files.ts";
+import { guardOutputs } from "../outputs/guard.ts";
+import { openAppendSink, removeStaleTemps } from "../runtime/files.ts";
 import { stringifyPython } from "../metrics/pyjson.ts";
 import { normalizeDatasetEntry, type DatasetEntry, type DatasetType } from "./dataset-config.ts";
 import { FixedMetrics, type OtherSummary } from "./dataset-metrics.ts";
@@ -74,6 +75,18 @@ export async function collate(options: CollateOptions): Promise<CollateResult> {
     });
   }
 
+  guardCollate(work, scope, options.outputDir);
+  // Validate first, write last: every row of every dataset is checked before any file is written.
+  for (const item of work) {
+    let rows = 0;
+    for await (const { text } of sourceLines(item.source)) if (text.trim() !== "" && ++rows > 0) break;
+    if (rows === 0) {
+      throw new GymError("E_INPUT_EMPTY", `Dataset '${item.config.name}' (${item.config.jsonl_fpath}) holds no rows: the file is empty or blank.`, { hint: "Fill it with one JSON object per line (or drop it from the config's datasets); nothing was written." });
+    }
+  }
+  for (const type of scope) for await (const _ of collatedLines(type, work, options));
+
+
   const perType = new Map<DatasetType, { fixed: FixedMetrics; other: Map<string, OtherSummary>; config: DatasetEntry }>();
   const result: CollateResult = { datasets: [], types: [] };
   for (const item of work) {
@@ -114,37 +127,72 @@ export function metricsPathFor(jsonlPath: string): string {
   return join(dirname(jsonlPath), `${basename(jsonlPath).replace(/\.[^.]*$/, "")}_metrics.json`);
 }
 
-/** Each dataset goes to `<stem>_prepare.jsonl` (routed to its agent, prompt applied for benchmarks), then all are concatenated. */
-async function writeCollatedRows(type: DatasetType, work: { agent: string; config: DatasetEntry; source: LineSource }[], target: string, options: CollateOptions) {
-  const out = openAppendSink(target, { truncate: true });
-  try {
-    for (const item of work.filter((w) => w.config.type === type)) {
-      const jsonl = item.config.jsonl_fpath as string;
-      const preparePath = join(dirname(jsonl), `${basename(jsonl).replace(/\.[^.]*$/, "")}_prepare.jsonl`);
-      const prepared = openAppendSink(preparePath, { truncate: true });
-      const prompt = type === "benchmark" && item.config.prompt_config && options.loadPrompt ? await options.loadPrompt(item.config.prompt_config as string) : undefined;
-      try {
-        let index = 0;
-        for await (const { text, line } of sourceLines(item.source)) {
-          let row = parseRow(text, `${jsonl}:${line}`);
-          if (prompt) {
-            checkPromptCompatibility(row, index, `${jsonl}:${line}`);
-            row = applyPrompt(row, prompt, `${jsonl}:${line}`);
-          }
-          row.agent_ref = { type: "responses_api_agents", name: item.agent };
-          const lineText = `${stringifyPython(row, { spaced: true, ensureAscii: true })}\n`;
-          for (let r = 0; r < (item.config.num_repeats as number); r++) {
-            await prepared.write(lineText);
-            await out.write(lineText);
-          }
-          index++;
-        }
-      } finally {
-        await prepared.close();
+type Work = { agent: string; config: DatasetEntry; source: LineSource }[];
+
+const preparePathFor = (jsonl: string) => join(dirname(jsonl), `${basename(jsonl).replace(/\.[^.]*$/, "")}_prepare.jsonl`);
+
+/** No file collate writes (metrics beside each dataset, `<stem>_prepare.jsonl`, the collated outputs) may be a dataset it reads. */
+function guardCollate(work: Work, scope: DatasetType[], outputDir: string): void {
+  const inputs = work.flatMap((w) => ("path" in w.source ? [{ path: w.source.path, role: `dataset '${w.config.name}'` }] : []));
+  const outputs = [
+    ...work.flatMap((w) => [
+      { path: metricsPathFor(w.config.jsonl_fpath as string), role: `the metrics of dataset '${w.config.name}'` },
+      { path: preparePathFor(w.config.jsonl_fpath as string), role: `the prepared copy of dataset '${w.config.name}'` },
+    ]),
+    ...scope.flatMap((type) => [
+      { path: join(outputDir, `${type}_metrics.json`), role: `the ${type} metrics (in --output-dir)` },
+      { path: join(outputDir, `${type}.jsonl`), role: `the collated ${type} rows (in --output-dir)` },
+    ]),
+  ];
+  guardOutputs(inputs, outputs, { command: "gym dataset collate", suggestion: "Pass another --output-dir (the collated files are named <type>.jsonl and <type>_metrics.json)." });
+}
+
+/** The collated lines of one dataset type, in order, each with the prepared file it also goes to (rows checked on the way). */
+async function* collatedLines(type: DatasetType, work: Work, options: CollateOptions): AsyncGenerator<{ text: string; prepare: string; repeats: number }> {
+  for (const item of work.filter((w) => w.config.type === type)) {
+    const jsonl = item.config.jsonl_fpath as string;
+    const prompt = type === "benchmark" && item.config.prompt_config && options.loadPrompt ? await options.loadPrompt(item.config.prompt_config as string) : undefined;
+    let index = 0;
+    for await (const { text, line } of sourceLines(item.source)) {
+      let row = parseRow(text, `${jsonl}:${line}`);
+      if (prompt) {
+        checkPromptCompatibility(row, index, `${jsonl}:${line}`);
+        row = applyPrompt(row, prompt, `${jsonl}:${line}`);
       }
+      row.agent_ref = { type: "responses_api_agents", name: item.agent };
+      yield { text: `${stringifyPython(row, { spaced: true, ensureAscii: true })}\n`, prepare: preparePathFor(jsonl), repeats: item.config.num_repeats as number };
+      index++;
     }
+  }
+}
+
+/**
+ * Each dataset goes to `<stem>_prepare.jsonl` (routed to its agent, prompt applied for benchmarks), then all are
+ * concatenated. Every file is streamed to a temporary file beside it and renamed into place at the end.
+ */
+async function writeCollatedRows(type: DatasetType, work: Work, target: string, options: CollateOptions) {
+  const temps = new Map<string, { tmp: string; sink: ReturnType<typeof openAppendSink> }>();
+  const open = (path: string) => {
+    let t = temps.get(path);
+    if (!t) {
+      removeStaleTemps(path);
+      const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${temps.size}.tmp`);
+      temps.set(path, (t = { tmp, sink: openAppendSink(tmp, { truncate: true }) }));
+    }
+    return t.sink;
+  };
+  let done = false;
+  try {
+    const out = open(target);
+    for await (const { text, prepare, repeats } of collatedLines(type, work, options)) {
+      const prepared = open(prepare);
+      for (let r = 0; r < repeats; r++) await prepared.write(text), await out.write(text);
+    }
+    for (const { sink } of temps.values()) await sink.close();
+    for (const [path, { tmp }] of temps) renameSync(tmp, path);
+    done = true;
   } finally {
-    await out.close();
+    if (!done) for (const { tmp, sink } of temps.values()) await sink.close().catch(() => {}), rmSync(tmp, { force: true });
   }
 }
 

@@ -1,6 +1,7 @@
 /** `gym dataset render`: stream a raw JSONL through a prompt config into rows with `responses_create_params.input` filled in. */
-import { rmSync } from "node:fs";
-import { dirname, join, basename } from "node:path";
+import { mkdirSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { GymError } from "../errors.ts";
 import { readJsonl } from "../jsonl/read.ts";
 import { stringifyPython } from "../metrics/pyjson.ts";
 import { openAppendSink } from "../runtime/files.ts";
@@ -20,6 +21,8 @@ export interface RenderResult {
  */
 export async function renderDataset(input: string, prompt: PromptConfig, output: string): Promise<RenderResult> {
   const temp = output === "-" ? "-" : join(dirname(output), `.${basename(output)}.${process.pid}.render.tmp`);
+  // The folder made for the output goes again when rendering fails: an error leaves nothing behind.
+  const madeDir = output === "-" ? undefined : mkdirSync(dirname(resolve(output)), { recursive: true });
   const sink = openAppendSink(temp, { truncate: true });
   const violations: number[] = [];
   let rows = 0;
@@ -34,12 +37,16 @@ export async function renderDataset(input: string, prompt: PromptConfig, output:
       await sink.write(`${stringifyPython(rendered, { spaced: true, ensureAscii: true })}\n`);
     }
     if (violations.length > 0) throw mutualExclusionError(violations, input === "-" ? "<stdin>" : input);
+    if (rows === 0) throw new GymError("E_INPUT_EMPTY", `${input === "-" ? "<stdin>" : input} holds no rows (the file is empty or blank): there is nothing to render.`, { hint: "Pass a JSONL file with one JSON object per line; nothing was written." });
     ok = true;
   } finally {
     await sink.close();
     if (temp !== "-") {
       if (ok) renameSync(temp, output);
-      else rmSync(temp, { force: true });
+      else {
+        rmSync(temp, { force: true });
+        if (madeDir) rmSync(madeDir, { recursive: true, force: true });
+      }
     }
   }
   return { rows, output };

@@ -32,10 +32,9 @@ interface Identity {
 export function guardOutputs(inputs: NamedPath[], outputs: NamedPath[], options: GuardOptions = {}): void {
   const command = options.command ? `${options.command} ` : "";
   const ins = inputs.filter((i) => i.path && i.path !== "-").map((i) => ({ ...i, id: identity(i.path) }));
-  const seen: (NamedPath & { id: Identity })[] = [];
-  for (const output of outputs) {
-    if (!output.path || output.path === "-") continue;
-    const id = identity(output.path);
+  const outs = outputs.filter((o) => o.path && o.path !== "-").map((o) => ({ ...o, id: identity(o.path) }));
+  for (const output of outs) {
+    const id = output.id;
     if (isDirectory(output.path)) {
       throw new GymError("E_OUTPUT_IS_INPUT", `${output.role} ${output.path} is an existing directory, where ${command}writes a file.`, {
         hint: `Name a file inside it, e.g. ${join(output.path, "rollouts.jsonl")}.`,
@@ -47,13 +46,16 @@ export function guardOutputs(inputs: NamedPath[], outputs: NamedPath[], options:
         hint: options.suggestion ?? "Write the outputs to a new path; an input is never replaced.",
       });
     }
-    const twin = seen.find((s) => same(id, s.id));
+  }
+  const seen: (NamedPath & { id: Identity })[] = [];
+  for (const output of outs) {
+    const twin = seen.find((s) => same(output.id, s.id));
     if (twin) {
       throw new GymError("E_OUTPUT_IS_INPUT", `${describe(output)} is also ${describe(twin)}: ${command}would write one file twice.`, {
         hint: options.suggestion ?? "Choose output paths that differ.",
       });
     }
-    seen.push({ ...output, id });
+    seen.push(output);
   }
 }
 

@@ -22,7 +22,7 @@ export function badLines(file: string, which: Which, args: (file: string) => str
     ["an empty file", () => "", [file, /empty/i]],
     ["a blank-only file", () => "\n   \n\t\n", [file, /empty|blank/i]],
   ];
-  if (!options.truncatedOk) cases.push(["a cut-off middle line", (b) => rawLine(t(b), 2, t(b).split("\n")[1]!.slice(0, 40)), [line2]]);
+  if (!options.truncatedOk) cases.push(["a cut-off middle line", (b) => rawLine(t(b), 2, t(b).split("\n")[1]!.slice(0, 12)), [line2]]);
   return cases.map(([name, make, message]) => ({ name: `${prefix}: ${name}`, files: { [file]: make }, args: args(file), code: options.code ?? 1, message }));
 }
 

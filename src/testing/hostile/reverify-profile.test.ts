@@ -1,0 +1,35 @@
+/** Hostile inputs for `gym eval reverify` and `gym eval profile`: bad rollouts and inputs, outputs over inputs. */
+import { hostileSuite, type HostileCase } from "../hostile.ts";
+import { badLines, badRolloutFields } from "./shared.ts";
+
+const RV = ["eval", "reverify", "--resources-server", "mcqa"];
+const reverify = (rollouts: string, inputs = "r_materialized_inputs.jsonl", out = "out/rv.jsonl") => [...RV, "--inputs", inputs, "--rollouts", rollouts, "-o", out];
+const profile = (rollouts: string, inputs = "r_materialized_inputs.jsonl") => ["eval", "profile", "--inputs", inputs, "--rollouts", rollouts];
+
+const cases: HostileCase[] = [
+  ...badLines("s.jsonl", "rollouts", (f) => reverify(f), "reverify --rollouts"),
+  ...badLines("m.jsonl", "inputs", (f) => reverify("r.jsonl", f), "reverify --inputs"),
+  ...badRolloutFields("s.jsonl", (f) => reverify(f), "reverify --rollouts", ["task", "rollout"]),
+  ...badLines("s.jsonl", "rollouts", (f) => profile(f), "profile --rollouts"),
+  ...badLines("m.jsonl", "inputs", (f) => profile("r.jsonl", f), "profile --inputs"),
+  ...badRolloutFields("s.jsonl", (f) => profile(f), "profile --rollouts", ["reward", "task", "rollout"]),
+  // Outputs over inputs.
+  { name: "reverify: -o is --inputs", args: reverify("r.jsonl", "r_materialized_inputs.jsonl", "r_materialized_inputs.jsonl"), code: 2, message: ["--inputs", "overwrite"] },
+  { name: "reverify: -o is --rollouts", args: reverify("r.jsonl", "r_materialized_inputs.jsonl", "r.jsonl"), code: 2, message: ["--rollouts", "overwrite"] },
+  { name: "reverify: -o is a symlink to --rollouts", files: { "l.jsonl": { symlink: "r.jsonl" } }, args: reverify("r.jsonl", "r_materialized_inputs.jsonl", "l.jsonl"), code: 2, message: ["l.jsonl", "overwrite"] },
+  { name: "reverify: the failures sidecar of -o is --inputs", files: { "x_failures.jsonl": (b) => b.inputs }, args: reverify("r.jsonl", "x_failures.jsonl", "x.jsonl"), code: 2, message: ["x_failures.jsonl", "failures", "overwrite"] },
+  { name: "reverify: the metrics file of -o is --rollouts", files: { "x_aggregate_metrics.json": (b) => b.rollouts }, args: reverify("x_aggregate_metrics.json", "r_materialized_inputs.jsonl", "x.jsonl"), code: 2, message: ["x_aggregate_metrics.json", "overwrite"] },
+  { name: "reverify: -o is an existing directory", files: { od: { dir: true } }, args: reverify("r.jsonl", "r_materialized_inputs.jsonl", "od"), code: 2, message: ["od", "directory"] },
+  { name: "reverify: --output --resume", args: [...RV, "--inputs", "r_materialized_inputs.jsonl", "--rollouts", "r.jsonl", "--output", "--resume"], code: 2, message: ["--output", "--resume"] },
+  { name: "reverify: --concurrency 0", args: [...reverify("r.jsonl"), "--concurrency", "0"], code: 2, message: ["--concurrency", "≥ 1"] },
+  { name: "reverify: --limit -2", args: [...reverify("r.jsonl"), "--limit", "-2"], code: 2, message: ["--limit", "≥ 1"] },
+  { name: "reverify: --rollouts does not exist", args: reverify("nope.jsonl"), message: ["nope.jsonl"] },
+  { name: "reverify: --inputs is a directory", files: { "m.jsonl": { dir: true } }, args: reverify("r.jsonl", "m.jsonl"), message: ["m.jsonl", "directory"] },
+  { name: "profile: a derived file is --inputs", files: { "r_reward_profiling.jsonl": (b) => b.inputs }, args: profile("r.jsonl", "r_reward_profiling.jsonl"), code: 2, message: ["r_reward_profiling.jsonl", "overwrite"] },
+  { name: "profile: a derived file of --output is --rollouts", files: { "p_agent_metrics.json": (b) => b.rollouts }, args: [...profile("p_agent_metrics.json"), "--output", "p.jsonl"], code: 2, message: ["p_agent_metrics.json", "overwrite"] },
+  { name: "profile: --output names a directory's files over an input", files: { "q_repeat_level_metrics.json": (b) => b.rollouts }, args: [...profile("q_repeat_level_metrics.json"), "--output", "q.jsonl"], code: 2, message: ["q_repeat_level_metrics.json", "overwrite"] },
+  { name: "profile: --rollouts does not exist", args: profile("nope.jsonl"), message: ["nope.jsonl"] },
+  { name: "profile: --output takes a flag", args: [...profile("r.jsonl"), "--output", "--json"], code: 2, message: ["--output"] },
+];
+
+hostileSuite("hostile inputs: gym eval reverify and profile", cases);
