@@ -136,3 +136,10 @@ export function toGymError(error: unknown, options: { resume?: string } = {}): G
   const resume = `Free some space (df -h). Everything finished so far is saved: \`${options.resume}\` will finish the run.`;
   return new GymError(error.code, error.message, { hint: resume, exitCode: error.exitCode, cause });
 }
+
+/** The error for an input that holds no rows (empty, or only blank lines): says which file and that nothing was written. */
+export function emptyInput(file: string, what?: string): GymError {
+  return new GymError("E_INPUT_EMPTY", `${file}${what ? ` (${what})` : ""} holds no rows: the file is empty or blank.`, {
+    hint: "Pass a JSONL file with one JSON object per line; nothing was written.",
+  });
+}

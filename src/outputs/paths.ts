@@ -14,6 +14,9 @@ export interface RunPaths {
   lock: string;
   batchStatus: string;
   resolvedConfig: string;
+  /** The health check's per-rollout verdicts and run summary (see healthReportPaths). */
+  rolloutVerdicts: string;
+  qualitySummary: string;
   dir: string;
   stem: string;
 }
@@ -34,9 +37,21 @@ export function runPaths(output: string): RunPaths {
     lock: at("_run.lock"),
     batchStatus: at("_batch_status.json"),
     resolvedConfig: at("_resolved_config.yaml"),
+    ...healthReportPaths(dir, basename(output.endsWith(".jsonl") ? output : at(".jsonl"))),
     dir,
     stem,
   };
+}
+
+/**
+ * The health check's reports for the rollouts file `name` in `dir`: NeMo Gym's `rollout_verdicts.jsonl` and
+ * `quality_summary.json` for its default `rollouts.jsonl` (and stdin), else named after the stem
+ * (`<stem>_rollout_verdicts.jsonl`, `<stem>_quality_summary.json`), so two runs in one folder keep their own.
+ */
+export function healthReportPaths(dir: string, name: string): { rolloutVerdicts: string; qualitySummary: string } {
+  const stem = basename(name).replace(/\.jsonl$/, "");
+  const prefix = name === "-" || stem === "rollouts" ? "" : `${stem}_`;
+  return { rolloutVerdicts: join(dir, `${prefix}rollout_verdicts.jsonl`), qualitySummary: join(dir, `${prefix}quality_summary.json`) };
 }
 
 /** A rollout's identity key, `"{task}-{rollout}"`, as manifests and capture ids spell it. */

@@ -2,6 +2,7 @@
 import * as fs from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { GymError } from "../errors.ts";
+import { readJsonFile } from "../jsonl/json-file.ts";
 import { runPaths } from "../outputs/paths.ts";
 
 /** The legacy name a manifest-backed (batch) run keeps; every other status file is `<stem>_batch_status.json`. */
@@ -80,7 +81,7 @@ export function readStatusEntry(path: string): StatusEntry {
   const stem = name === BATCH_STATUS_FILE ? undefined : name.slice(0, -STEM_STATUS_SUFFIX.length);
   const entry: StatusEntry = { path, stem, export: {} };
   try {
-    const parsed = JSON.parse(fs.readFileSync(path, "utf8")) as unknown;
+    const parsed = readJsonFile(path, "batch status");
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) entry.unavailable = "not a JSON object";
     else entry.status = parsed as Record<string, unknown>;
   } catch (error) {

@@ -37,6 +37,7 @@ interface Outcome {
   stderr: string;
   before: Map<string, string>;
   after: Map<string, string>;
+  ms: number;
 }
 
 const POOL = Math.max(2, Math.min(6, Number(process.env.GYM_HOSTILE_POOL ?? 4)));
@@ -64,7 +65,10 @@ export function hostileSuite(title: string, cases: HostileCase[]): void {
       };
       await Promise.all(Array.from({ length: POOL }, worker));
     }, 120_000);
-    afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+    afterAll(() => {
+      fs.rmSync(root, { recursive: true, force: true });
+      if (process.env.GYM_HOSTILE_TIMES) for (const [name, o] of [...outcomes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 8)) console.warn(`${o.ms.toFixed(0)} ms  ${name}`);
+    });
     for (const c of cases) {
       test(c.name, () => {
         const o = outcomes.get(c.name)!;
@@ -111,11 +115,12 @@ async function runCase(dir: string, c: HostileCase, base: BaseRun): Promise<Outc
   const before = snapshot(dir);
   const env = { ...process.env, NO_COLOR: "1", TMPDIR: join(dir, ".tmp"), GYM: gymBinary, ...c.env } as Record<string, string>;
   const cmd = c.shell !== undefined ? ["bash", "-c", c.shell] : [gymBinary, ...(c.args ?? [])];
+  const started = performance.now();
   const proc = Bun.spawn(cmd, { cwd: dir, env, stdin: c.stdin === undefined ? "ignore" : new Blob([c.stdin]), stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => proc.kill("SIGKILL"), 60_000);
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
-  return { code, stdout, stderr, before, after: snapshot(dir) };
+  return { code, stdout, stderr, before, after: snapshot(dir), ms: performance.now() - started };
 }
 
 /** Every file under `dir` (dot files and the private TMPDIR included) → a hash of its bytes (or its kind). */

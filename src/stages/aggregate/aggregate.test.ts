@@ -92,10 +92,10 @@ describe("aggregate health check", () => {
     fs.writeFileSync(path.join(out, "merged_materialized_inputs.jsonl"), [0, 1, 2, 3].map((t) => JSON.stringify({ _ng_task_index: t, _ng_rollout_index: 0 })).join("\n"));
     const report = await aggregateShards({ inputs: [`${dir}/s*.jsonl`], output: path.join(out, "merged.jsonl"), healthCheck: true });
     const read = (name: string) => fs.readFileSync(path.join(out, name), "utf8");
-    const [verdicts, summary] = [read("rollout_verdicts.jsonl"), read("quality_summary.json")];
+    const [verdicts, summary] = [read("merged_rollout_verdicts.jsonl"), read("merged_quality_summary.json")];
     const checked = await healthCheck({ runDir: out, rolloutsFile: "merged.jsonl" });
-    expect(verdicts).toBe(read("rollout_verdicts.jsonl"));
-    expect(summary).toBe(read("quality_summary.json"));
+    expect(verdicts).toBe(read("merged_rollout_verdicts.jsonl"));
+    expect(summary).toBe(read("merged_quality_summary.json"));
     expect(report.health).toEqual(checked);
     // The fixture exercises what matters: duplicates, failures, missing rollouts.
     expect([checked.checked, checked.healthy, checked.unhealthy, checked.unobserved]).toEqual([6, 1, 3, 2]);
@@ -119,6 +119,6 @@ describe("aggregate health check", () => {
     fs.writeFileSync(path.join(dir, "s.jsonl"), `${rows[0]}\n`);
     const report = await aggregateShards({ inputs: [`${dir}/s.jsonl`], output: path.join(dir, "m.jsonl"), healthCheck: true, mergeShards: false });
     expect(report.health).toBeUndefined();
-    expect(fs.existsSync(path.join(dir, "quality_summary.json"))).toBe(false);
+    expect(fs.readdirSync(dir).filter((f) => f.includes("quality_summary"))).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
 import * as path from "node:path";
 import type { RolloutTable } from "../../metrics/rollout-table.ts";
 import { ROLLOUT_INDEX, TASK_INDEX } from "../../metrics/records.ts";
+import { healthReportPaths } from "../../outputs/paths.ts";
 import { ByteWriter } from "./copy.ts";
 import type { Finding } from "../health-check/checks.ts";
 import { at, HealthTally, type QualitySummary } from "../health-check/tally.ts";
@@ -62,7 +63,8 @@ export class AggregateHealth {
   /** Writes `rollout_verdicts.jsonl` (rows in merged `order`) and `quality_summary.json` beside the merged file. */
   async write(order: Int32Array, table: RolloutTable): Promise<QualitySummary> {
     const { flags, tally } = this;
-    const verdicts = new ByteWriter(path.join(this.runDir, "rollout_verdicts.jsonl"));
+    const reports = healthReportPaths(this.runDir, path.basename(this.file));
+    const verdicts = new ByteWriter(reports.rolloutVerdicts);
     try {
       for (let i = 0; i < order.length; i++) {
         const r = order[i]!;
@@ -78,6 +80,6 @@ export class AggregateHealth {
       verdicts.abort();
       throw error;
     }
-    return tally.finish(this.runDir, this.file, this.file, []);
+    return tally.finish(reports.qualitySummary, this.file, this.file, []);
   }
 }

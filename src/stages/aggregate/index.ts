@@ -1,7 +1,7 @@
 /** `gym eval aggregate`: merge rollout shards in (task, rollout) order and recompute aggregate metrics over their union. */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { GymError } from "../../errors.ts";
+import { emptyInput, GymError } from "../../errors.ts";
 import type { AggregateMetrics } from "../../metrics/baseline.ts";
 import { utf8 } from "../../metrics/byte-text.ts";
 import { GroupWriter, Layout } from "../../metrics/group-render.ts";
@@ -167,6 +167,7 @@ const OFFLOAD_ROWS = 2000;
 async function aggregateScanned(scan: Scan, files: string[], shown: string[], sidecars: string[], onlyShardIsOutput: boolean, second: SecondCore | null, options: AggregateStageOptions): Promise<AggregateReport> {
   const { table, index } = scan;
   const order = sortedOrder(table.task, table.rollout, table.rows);
+  if (order.length === 0) throw emptyInput(shown.join(", "), "--input-glob");
   checkDuplicates(order, scan, shown);
   const report: AggregateReport = {
     shards: scan.sources,

@@ -52,7 +52,7 @@ test("metrics on the second core write the same bytes as on the main thread", as
         else process.env.GYM_AGGREGATE_WORKER = before;
       }
     }
-    expect(Object.keys(outputs[0]!)).toEqual(["merged.jsonl", "merged_aggregate_metrics.json", "merged_sources.json", "quality_summary.json", "rollout_verdicts.jsonl"]);
+    expect(Object.keys(outputs[0]!)).toEqual(["merged.jsonl", "merged_aggregate_metrics.json", "merged_quality_summary.json", "merged_rollout_verdicts.jsonl", "merged_sources.json"]);
     expect(outputs[1]).toEqual(outputs[0]!);
     expect(outputs[0]!["merged_aggregate_metrics.json"]).toContain('"mean/reward"');
   } finally {

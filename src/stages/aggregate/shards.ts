@@ -6,7 +6,7 @@ import { GymError } from "../../errors.ts";
 import { readBytes } from "../../runtime/files.ts";
 
 /** File stems that are a run's companions, never shards of results (NeMo Gym 0.5 merged them: a bug). */
-const SIDECAR_STEM = /(_failures|_materialized_inputs|_reward_profiling|_repeat_level_metrics|\.resume-drift)$|^rollout_verdicts$/;
+const SIDECAR_STEM = /(_failures|_materialized_inputs|_reward_profiling|_repeat_level_metrics|_rollout_verdicts|\.resume-drift)$|^rollout_verdicts$/;
 
 export interface ShardList {
   shards: string[];

@@ -1,7 +1,8 @@
 /** Reading one side of a comparison: aggregate-metrics files, agents, and per-repeat / per-task values of a metric. */
 import * as fs from "node:fs";
 import { GymError } from "../../errors.ts";
-import { numericValue, parsePythonJson } from "../../metrics/pyjson.ts";
+import { readJsonFile } from "../../jsonl/json-file.ts";
+import { numericValue } from "../../metrics/pyjson.ts";
 import { siblingPath } from "../aggregate/files.ts";
 
 type Row = Record<string, unknown>;
@@ -22,9 +23,22 @@ export function loadRun(rollouts: string | null, aggregateMetrics?: string): Run
       hint: "Run gym eval aggregate over the run first, or pass the file with --baseline-agg-metrics / --candidates-agg-metrics.",
     });
   }
-  const entries = parsePythonJson(fs.readFileSync(file, "utf8"));
-  if (!Array.isArray(entries)) throw new GymError("E_INPUT_SCHEMA", `${file}: expected a JSON array of agent entries`);
+  const entries = readJsonFile(file, "aggregate metrics");
+  if (!Array.isArray(entries)) throw new GymError("E_INPUT_SCHEMA", `${file}: expected a JSON list of agent entries, found ${entries === null ? "null" : typeof entries}`, { hint: "Pass a <stem>_aggregate_metrics.json written by gym eval run or gym eval aggregate." });
+  entries.forEach((entry, i) => checkEntry(entry, `${file}: entry ${i}`));
   return { rollouts, aggregateMetrics: file, entries: entries as Row[] };
+}
+
+/** An entry's fields compare reads must have their types (a metric spelled as a string would vanish from the report). */
+function checkEntry(entry: unknown, where: string): void {
+  const bad = (field: string, expected: string, got: unknown) => new GymError("E_INPUT_SCHEMA", `${where}: field '${field}' must be ${expected}, got ${JSON.stringify(got)}.`, { hint: "Regenerate the metrics file with gym eval aggregate." });
+  if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw bad("(entry)", "an object", entry);
+  const ref = (entry as Row).agent_ref;
+  if (ref !== undefined && (typeof ref !== "object" || ref === null || typeof (ref as Row).name !== "string")) throw bad("agent_ref.name", "a string", ref);
+  const metrics = (entry as Row).agent_metrics;
+  if (metrics === undefined) return;
+  if (typeof metrics !== "object" || metrics === null || Array.isArray(metrics)) throw bad("agent_metrics", "an object", metrics);
+  for (const [key, value] of Object.entries(metrics)) if (typeof value === "string" || typeof value === "boolean") throw bad(`agent_metrics.${key}`, "a number", value);
 }
 
 export function agentsOf(run: RunSource): string[] {

@@ -1,7 +1,9 @@
 /** `gym eval compare-suite`: normalized scores across benchmarks and models, equal weights, Welch intervals (90 % default). */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parse as parseYaml } from "yaml";
+import { parseYaml } from "../../config/yaml.ts";
+import { fileError } from "../../runtime/files.ts";
+import { decodeUtf8 } from "../../text/utf8.ts";
 import { GymError } from "../../errors.ts";
 import { summarize, weightedWelch, type DifferenceInterval, type SampleSummary } from "../../metrics/intervals.ts";
 import { entryFor, agentsOf, loadRun, repeatValues, type RunSource } from "./load.ts";
@@ -99,8 +101,18 @@ const asList = (v: unknown): string[] => (v === undefined || v === null ? [] : A
 
 /** Reads a suite YAML (benchmarks with metrics and scales; models × benchmarks with baseline/candidate sources). */
 export function loadSuite(file: string): Array<{ model: string; benchmark: string; metrics: SuiteMetric[]; baseline: SuiteSide; candidate: SuiteSide }> {
-  const text = file === "-" ? fs.readFileSync(0, "utf8") : fs.readFileSync(file, "utf8");
-  const doc = parseYaml(text) as Row;
+  const shown = file === "-" ? "<stdin>" : file;
+  let bytes: Uint8Array;
+  try {
+    bytes = fs.readFileSync(file === "-" ? 0 : file);
+  } catch (error) {
+    throw fileError(file, error);
+  }
+  const doc = parseYaml(decodeUtf8(bytes, shown), shown) as Row;
+  for (const key of ["benchmarks", "models"]) {
+    const v = doc?.[key];
+    if (v !== undefined && v !== null && (typeof v !== "object" || Array.isArray(v))) throw new GymError("E_CONFIG", `${shown}: '${key}' must be a mapping, got ${JSON.stringify(v)}.`, { hint: "See gym eval compare-suite --help for the suite layout." });
+  }
   const base = file === "-" ? process.cwd() : path.dirname(file);
   const resolve = (p: string) => (path.isAbsolute(p) ? p : path.join(base, p));
   const benchmarks = (doc?.benchmarks ?? {}) as Record<string, Row>;
@@ -119,7 +131,14 @@ export function loadSuite(file: string): Array<{ model: string; benchmark: strin
         if (!runs.length && !aggs.length) throw new GymError("E_CONFIG", `${file}: models.${model}.${benchmark} has no ${name}`);
         const n = Math.max(runs.length, aggs.length);
         return {
-          sources: Array.from({ length: n }, (_, i) => loadRun(runs[i] ? resolve(runs[i]!) : null, aggs[i] ? resolve(aggs[i]!) : undefined)),
+          sources: Array.from({ length: n }, (_, i) => {
+            try {
+              return loadRun(runs[i] ? resolve(runs[i]!) : null, aggs[i] ? resolve(aggs[i]!) : undefined);
+            } catch (error) {
+              if (!(error instanceof GymError)) throw error;
+              throw new GymError(error.code, `${shown}: models.${model}.${benchmark}.${name}: ${error.message}`, { hint: error.hint, cause: error });
+            }
+          }),
           agent: (cell[`${name}_agent`] ?? cell.agent) as string | undefined,
         };
       };

@@ -1,6 +1,6 @@
 /** `gym dev compare`: a per-task parity report between two rollout files (old vs new server), streamed, per-task sums only. */
 import * as fs from "node:fs";
-import { GymError } from "../../errors.ts";
+import { emptyInput, GymError } from "../../errors.ts";
 import type { Row } from "../../jsonl/read.ts";
 import { runPaths } from "../../outputs/paths.ts";
 import { isEvidenceRow } from "../../outputs/store.ts";
@@ -199,6 +199,7 @@ async function readSide(side: Side, path: string, options: ParityOptions): Promi
     agg.rows++;
     scoreRow(data, agg, row, line);
   }
+  if (data.rows === 0 && failures.size === 0) throw emptyInput(path === "-" ? "<stdin>" : path, side.toUpperCase());
   for (const failure of failures.values()) {
     data.folded++;
     if (!failure.key) {

@@ -46,3 +46,13 @@ test("--ignore-checks and --rollouts-file; unknown ids get a suggestion", async 
   const error = await healthCheck({ runDir: dir, rolloutsFile: "evaluator_rollouts.jsonl", ignoreChecks: ["model_call_faild"] }).catch((e) => e);
   expect(error.hint).toContain("model_call_failed");
 });
+
+test("two runs in one folder keep their own health reports (named after each stem; rollouts.jsonl keeps NeMo Gym's names)", async () => {
+  const dir = runDir(`${JSON.stringify(rows[2])}\n`);
+  fs.writeFileSync(path.join(dir, "other.jsonl"), `${JSON.stringify(rows[0])}\n${JSON.stringify(rows[1])}\n`);
+  const a = await healthCheck({ runDir: dir });
+  const b = await healthCheck({ runDir: dir, rolloutsFile: "other.jsonl" });
+  expect(JSON.parse(fs.readFileSync(path.join(dir, "quality_summary.json"), "utf8")).checked).toBe(a.checked);
+  expect(JSON.parse(fs.readFileSync(path.join(dir, "other_quality_summary.json"), "utf8")).checked).toBe(b.checked);
+  expect(fs.readFileSync(path.join(dir, "other_rollout_verdicts.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
+});

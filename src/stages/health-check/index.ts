@@ -1,7 +1,10 @@
 /** `gym eval health-check`: per-rollout verdicts (healthy / unhealthy / unobserved) and a run quality summary. */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { GymError } from "../../errors.ts";
+import { emptyInput, GymError } from "../../errors.ts";
+import { guardOutputs } from "../../outputs/guard.ts";
+import { healthReportPaths } from "../../outputs/paths.ts";
+import { readJsonFile } from "../../jsonl/json-file.ts";
 import { HEALTH_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
 import { RowReader, UNREADABLE } from "../../jsonl/rows.ts";
 import { collectGarbage } from "../../runtime/gc.ts";
@@ -30,13 +33,13 @@ function rolloutSources(runDir: string, name: string): string[] {
   if (fs.existsSync(file)) return [file];
   const sources = siblingPath(file, "_sources", ".json");
   if (fs.existsSync(sources)) {
-    const shards = (JSON.parse(fs.readFileSync(sources, "utf8")).shards ?? []) as Array<{ path: string }>;
+    const shards = ((readJsonFile(sources, "sources") as { shards?: unknown }).shards ?? []) as Array<{ path: string }>;
     if (shards.length) return shards.map((s) => s.path);
   }
   throw new GymError("E_INPUT_NOT_FOUND", `No rollouts at ${file}`, { hint: "Pass the run directory, and --rollouts-file NAME if the rollouts file has another name." });
 }
 
-/** Checks every rollout, writes `rollout_verdicts.jsonl` and `quality_summary.json` into the run dir, returns the summary. */
+/** Checks every rollout, writes its verdicts and quality summary into the run dir (names: healthReportPaths), returns the summary. */
 export async function healthCheck(options: HealthCheckOptions): Promise<QualitySummary> {
   const ignored = options.ignoreChecks ?? [];
   for (const id of ignored) {
@@ -48,24 +51,34 @@ export async function healthCheck(options: HealthCheckOptions): Promise<QualityS
   const name = options.rolloutsFile ?? "rollouts.jsonl";
   const sources = rolloutSources(options.runDir, name);
   const tally = new HealthTally(ignored, sources.map((source) => (source === "-" ? "<stdin>" : source)));
-  const verdicts = new FileWriter(path.join(options.runDir, "rollout_verdicts.jsonl"));
+  const reports = healthReportPaths(options.runDir, name);
+  guardOutputs(sources.map((s) => ({ path: s, role: "the rollouts file" })), [{ path: reports.rolloutVerdicts, role: "the verdicts file" }, { path: reports.qualitySummary, role: "the quality summary" }], { command: "gym eval health-check", suggestion: "The reports are named after the rollouts file's stem; rename the rollouts file." });
+  let checked = 0;
+  const verdicts = new FileWriter(reports.rolloutVerdicts);
   const reader = new RowReader({ ...statsShape(HEALTH_CHECKS, true), badLines: "mark" });
   let sinceGc = 0;
-  for (let s = 0; s < sources.length; s++) {
-    for await (const { rows, lines } of reader.batches(sources[s]!)) {
-      let out = "";
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        const where = at(s, lines[i]!);
-        out += row !== UNREADABLE ? tally.verdict(row._ng_task_index, row._ng_rollout_index, row.reward === undefined || row.reward === null, tally.inspect(row), where) : tally.unreadable(where);
+  try {
+    for (let s = 0; s < sources.length; s++) {
+      for await (const { rows, lines } of reader.batches(sources[s]!)) {
+        let out = "";
+        for (let i = 0; i < rows.length; i++) {
+          const row = rows[i]!;
+          const where = at(s, lines[i]!);
+          checked++;
+          out += row !== UNREADABLE ? tally.verdict(row._ng_task_index, row._ng_rollout_index, row.reward === undefined || row.reward === null, tally.inspect(row), where) : tally.unreadable(where);
+        }
+        verdicts.write(out);
+        // Each batch leaves its row objects behind; the engine lets that garbage pile up to ~400 MB on a
+        // GB of rollouts before it collects. A full collection every ~32k rows keeps the peak near 100 MB (same CPU).
+        if ((sinceGc += rows.length) >= 1 << 15) (sinceGc = 0), collectGarbage();
       }
-      verdicts.write(out);
-      // Each batch leaves its row objects behind; the engine lets that garbage pile up to ~400 MB on a
-      // GB of rollouts before it collects. A full collection every ~32k rows keeps the peak near 100 MB (same CPU).
-      if ((sinceGc += rows.length) >= 1 << 15) (sinceGc = 0), collectGarbage();
     }
+    if (checked === 0) throw emptyInput(sources.map((s) => (s === "-" ? "<stdin>" : s)).join(", "), "the rollouts to check");
+  } catch (error) {
+    verdicts.abort();
+    throw error;
   }
   verdicts.commit();
   const file = path.join(options.runDir, name);
-  return tally.finish(options.runDir, name === "-" ? "<stdin>" : file, sources[0] !== "-" ? file : null, sources.length > 1 || sources[0] !== file ? sources : []);
+  return tally.finish(reports.qualitySummary, name === "-" ? "<stdin>" : file, sources[0] !== "-" ? file : null, sources.length > 1 || sources[0] !== file ? sources : []);
 }

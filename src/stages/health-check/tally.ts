@@ -158,7 +158,7 @@ export class HealthTally {
    * Task and run verdicts, then `quality_summary.json` in `runDir`. `rolloutsPath`: the rollouts file whose
    * `_materialized_inputs` / `_failures` siblings tell the missing rollouts (null when read from stdin).
    */
-  async finish(runDir: string, rolloutsFile: string, rolloutsPath: string | null, sources: string[]): Promise<QualitySummary> {
+  async finish(summaryPath: string, rolloutsFile: string, rolloutsPath: string | null, sources: string[]): Promise<QualitySummary> {
     const { checks } = this;
     const taskVerdicts: QualitySummary["tasks"] = {};
     for (const [t, { repeats, bad }] of [...this.tasks].sort((a, b) => a[0] - b[0])) {
@@ -181,7 +181,7 @@ export class HealthTally {
       tasks: taskVerdicts,
       run: { run_missing_rollouts: { verdict: missing === null ? "unobserved" : missing > 0 ? "unhealthy" : "healthy", missing } },
     };
-    const out = new FileWriter(path.join(runDir, "quality_summary.json"));
+    const out = new FileWriter(summaryPath);
     out.write(`${JSON.stringify(summary, null, 2)}\n`);
     out.commit();
     return summary;

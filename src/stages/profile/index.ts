@@ -1,7 +1,7 @@
 /** `gym eval profile`: the reward profile of a run (per-task rows, per-agent metrics, repeat-level metrics). */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { GymError } from "../../errors.ts";
+import { emptyInput, GymError } from "../../errors.ts";
 import { utf8 } from "../../metrics/byte-text.ts";
 import { GroupWriter, Layout } from "../../metrics/group-render.ts";
 import { acrossRepeatMetrics, repeatLevelMetrics } from "../../metrics/repeat-level.ts";
@@ -73,6 +73,7 @@ async function indexFile(source: string, what: string, needAgent: boolean, log?:
   const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true, spool: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable({ spool: true }) };
   try {
     await scanInto(k, needAgent, log);
+    if (k.index.rows === 0) throw emptyInput(shown, what);
     // The parse leaves ~120 MB of row garbage at 1 GB; free it before finish() allocates the columns.
     collectGarbage();
     k.index.finish();

@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { GymError } from "../../errors.ts";
+import { emptyInput, GymError } from "../../errors.ts";
 import { mapConcurrent } from "../../jsonl/concurrency.ts";
 import type { Row } from "../../jsonl/read.ts";
 import { JsonlAppender } from "../../jsonl/write.ts";
@@ -97,9 +97,11 @@ async function reverifyFrom(o: ReverifyOptions, index: InputsIndex, rolloutsFile
     if (keepOutput) await markPresent(o.output, index, strayKeys);
   }
   const sourceExists = fs.existsSync(source);
+  if (!judge && !sourceExists) throw new GymError("E_INPUT_NOT_FOUND", `File not found: ${o.rollouts} (--rollouts)`, { hint: `Check the path (relative paths start at ${process.cwd()}).` });
   if (judge && !sourceExists) log.warn(`No failures sidecar at ${source}: there are no judge failures to recover.`);
   const joined = sourceExists ? await checkJoin(source, index, router, { judge }) : { candidates: 0, servers: new Set<string>() };
 
+  if (!judge && joined.candidates === 0) throw emptyInput(o.rollouts === "-" ? "<stdin>" : o.rollouts, "--rollouts");
   // The guard runs before the first /verify and before any output file is touched.
   const modes = judge ? new Map() : await reverifyModes(joined.servers, o.servers);
   const warning = judge ? undefined : guardMessage(modes, !!o.force);

@@ -1,5 +1,5 @@
 /** The materialized-inputs index: reverify's only in-memory table (raw line text + the few fields routing and stamping need). */
-import { GymError } from "../../errors.ts";
+import { emptyInput, GymError } from "../../errors.ts";
 import type { Row } from "../../jsonl/read.ts";
 import { identityOf, missingIdentityError, readTextRows } from "./lines.ts";
 
@@ -58,6 +58,7 @@ export async function loadInputs(file: string): Promise<InputsIndex> {
     for (const k of STAMP_KEYS) if (Object.hasOwn(row.value, k)) stamps[k] = row.value[k];
     entries.set(key, { text: row.text, line: row.line, stamps, hasResponse: Object.hasOwn(row.value, "response"), joinedAt: 0, attempts: 0, state: 0 });
   }
+  if (entries.size === 0) throw emptyInput(file === "-" ? "<stdin>" : file, "--inputs");
   return { source: file === "-" ? "<stdin>" : source, entries };
 }
 

@@ -54,7 +54,8 @@ function isBlank(text: string): boolean {
 export function identityOf(row: Row): string | undefined {
   const task = row._ng_task_index;
   const rollout = row._ng_rollout_index;
-  if (task === undefined || task === null || rollout === undefined || rollout === null) return undefined;
+  // A string "1" or a bool would join another task's input: only whole numbers ≥ 0 identify a rollout.
+  if (!isIndex(task) || !isIndex(rollout)) return undefined;
   return `${task}-${rollout}`;
 }
 
@@ -63,8 +64,16 @@ export function describeIdentity(row: Row): string {
   return `(_ng_task_index ${JSON.stringify(row._ng_task_index)}, _ng_rollout_index ${JSON.stringify(row._ng_rollout_index)})`;
 }
 
-/** The error for a row without its identity pair. */
+const isIndex = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+
+/** The error for a row without its identity pair (missing, or not a whole number ≥ 0). */
 export function missingIdentityError(row: TextRow, what: string): GymError {
+  const wrong = ["_ng_task_index", "_ng_rollout_index"].find((k) => row.value[k] !== undefined && row.value[k] !== null && !isIndex(row.value[k]));
+  if (wrong) {
+    return new GymError("E_INPUT_SCHEMA", `${row.source}:${row.line}: field '${wrong}' must be a whole number ≥ 0, got ${JSON.stringify(row.value[wrong])}.`, {
+      hint: "Rollouts and materialized inputs are joined on (_ng_task_index, _ng_rollout_index); fix that row (a string or a float would join the wrong task).",
+    });
+  }
   const missing = ["_ng_task_index", "_ng_rollout_index"].filter((k) => row.value[k] === undefined || row.value[k] === null);
   return new GymError("E_INPUT_SCHEMA", `${row.source}:${row.line}: this ${what} row has no ${missing.join(" or ")}, so it cannot be joined on (_ng_task_index, _ng_rollout_index).`, {
     hint: "Reverify needs the files `gym eval run` writes: <stem>.jsonl and <stem>_materialized_inputs.jsonl, whose rows carry both indices.",

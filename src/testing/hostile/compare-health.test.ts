@@ -6,7 +6,7 @@ const compare = (...extra: string[]) => ["eval", "compare", "--baseline", "r.jso
 const candidate = { "c/r.jsonl": (b: { rollouts: string }) => b.rollouts, "c/r_aggregate_metrics.json": (b: { metrics: string }) => b.metrics };
 const badMetrics = (name: string, text: string | Uint8Array, message: (string | RegExp)[]): HostileCase => ({ name: `compare: candidate metrics ${name}`, files: { ...candidate, "c/r_aggregate_metrics.json": text }, args: compare(), message: ["c/r_aggregate_metrics.json", ...message] });
 
-const SUITE = "benchmarks:\n  mcqa:\n    metrics: [mean/reward]\nruns:\n  m1:\n    mcqa:\n      baseline_agg_metrics: r_aggregate_metrics.json\n      candidate_agg_metrics: r_aggregate_metrics.json\n";
+const SUITE = "benchmarks:\n  mcqa:\n    metrics: [mean/reward]\nmodels:\n  m1:\n    mcqa:\n      baseline_agg_metrics: r_aggregate_metrics.json\n      candidate_agg_metrics: r_aggregate_metrics.json\n";
 const suite = (text: string | Uint8Array, message: (string | RegExp)[], name: string): HostileCase => ({ name: `compare-suite: ${name}`, files: { "s.yaml": text }, args: ["eval", "compare-suite", "--suite", "s.yaml", "--output-dir", "rep"], message: ["s.yaml", ...message] });
 
 const health = (file: string) => ["eval", "health-check", ".", "--rollouts-file", file];
@@ -33,7 +33,6 @@ const cases: HostileCase[] = [
   { name: "compare-suite: the report is the suite", files: { "suite_compare_report.json": SUITE }, args: ["eval", "compare-suite", "--suite", "suite_compare_report.json"], code: 2, message: ["suite_compare_report.json", "overwrite"] },
   { name: "compare-suite: --confidence-level 0", files: { "s.yaml": SUITE }, args: ["eval", "compare-suite", "--suite", "s.yaml", "--confidence-level", "0"], code: 2, message: ["--confidence-level"] },
   ...badLines("h.jsonl", "rollouts", health, "health-check", { code: 1 }).filter((c) => /empty|blank|UTF-8|continuation|overlong/.test(c.name)),
-  { name: "health-check: --rollouts-file is its own verdicts file", files: { "rollout_verdicts.jsonl": (b) => b.rollouts }, args: health("rollout_verdicts.jsonl"), code: 2, message: ["rollout_verdicts.jsonl", "overwrite"] },
   { name: "health-check: the run dir does not exist", args: ["eval", "health-check", "nope"], message: ["nope"] },
   { name: "health-check: the run dir is a file", args: ["eval", "health-check", "in.jsonl"], message: ["in.jsonl"] },
   { name: "health-check: an unknown --ignore-checks id", args: ["eval", "health-check", ".", "--rollouts-file", "r.jsonl", "--ignore-checks", "no_such_check"], code: 2, message: ["no_such_check"] },
