@@ -1,5 +1,6 @@
 /** Splits a byte stream into text lines with their line numbers, whatever the line length. */
 import { readBytes } from "../runtime/files.ts";
+import { invalidInChunk, invalidUtf8 } from "../text/utf8.ts";
 
 /** One line of a text source. `terminated` is false only for a last line with no final newline. */
 export interface Line {
@@ -26,8 +27,19 @@ export async function* readTextBatches(source: string): AsyncGenerator<TextBatch
   let pending = "";
   let next = 1;
   let first = true;
+  let bytesBefore = 0;
   for await (const chunk of readBytes(source, { reuseBuffer: true })) {
     let text = decoder.decode(chunk, { stream: true });
+    // A U+FFFD in the text: refused when it stands for bytes that are not UTF-8 (a literal U+FFFD passes).
+    if (text.includes("\uFFFD")) {
+      const at = invalidInChunk(chunk, bytesBefore > 0);
+      if (at >= 0) {
+        let line = next;
+        for (let i = 0; i < at; i++) if (chunk[i] === 0x0a) line++;
+        throw invalidUtf8(source === "-" ? "<stdin>" : source, chunk.subarray(at), 0, line, bytesBefore + at);
+      }
+    }
+    bytesBefore += chunk.length;
     if (first && text.length > 0) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;

@@ -1,5 +1,6 @@
 /** Strict UTF-8: text files are decoded without replacement characters; a bad byte is an error naming file, line and byte offset. */
 import { GymError } from "../errors.ts";
+import { readBytes } from "../runtime/files.ts";
 
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -54,4 +55,52 @@ export function firstInvalidByte(bytes: Uint8Array): number {
     i += n;
   }
   return bytes.length;
+}
+
+/**
+ * Streams a file and throws E_INPUT_ENCODING (file:line, byte offset) at its first byte that is not UTF-8.
+ * For readers that decode leniently on their fast path and saw a U+FFFD: a literal U+FFFD passes.
+ */
+export async function refuseInvalidUtf8(file: string, shown: string): Promise<void> {
+  let line = 1;
+  let offset = 0;
+  let carry = new Uint8Array(0);
+  for await (const chunk of readBytes(file, { reuseBuffer: true })) {
+    const bytes = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    // Up to 3 bytes at the end may be a sequence the next chunk completes.
+    let keep = 0;
+    for (let k = 1; k <= Math.min(3, bytes.length); k++) {
+      const b = bytes[bytes.length - k]!;
+      if (b >= 0xc0) {
+        const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+        if (need > k) keep = k;
+        break;
+      }
+      if (b < 0x80) break;
+    }
+    const body = bytes.subarray(0, bytes.length - keep);
+    const at = firstInvalidByte(body);
+    if (at < body.length) throw invalidUtf8(shown, body, at, line, offset);
+    for (let i = 0; i < body.length; i++) if (body[i] === 0x0a) line++;
+    offset += body.length;
+    carry = bytes.slice(bytes.length - keep);
+  }
+  if (carry.length) throw invalidUtf8(shown, carry, 0, line, offset);
+}
+
+/**
+ * Where the first invalid UTF-8 sequence of one chunk of a stream starts, or -1. `midSequence`: the chunk may
+ * begin with the continuation bytes of a sequence the previous chunk started; a sequence cut off by the end of
+ * the chunk is not an error (the next chunk completes it).
+ */
+export function invalidInChunk(chunk: Uint8Array, midSequence: boolean): number {
+  let s = 0;
+  if (midSequence) while (s < 3 && s < chunk.length && chunk[s]! >= 0x80 && chunk[s]! <= 0xbf) s++;
+  const body = chunk.subarray(s);
+  const at = firstInvalidByte(body);
+  if (at >= body.length) return -1;
+  const b = body[at]!;
+  const need = b >= 0xf0 && b <= 0xf4 ? 4 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xc2 && b <= 0xdf ? 2 : 0;
+  if (need > 0 && at + need > body.length && body.subarray(at + 1).every((c) => c >= 0x80 && c <= 0xbf)) return -1;
+  return s + at;
 }

@@ -1,6 +1,7 @@
 /** `gym dev compare`: a per-task parity report between two rollout files (old vs new server), streamed, per-task sums only. */
 import * as fs from "node:fs";
 import { emptyInput, GymError } from "../../errors.ts";
+import { checkRolloutFields } from "../../metrics/row-fields.ts";
 import type { Row } from "../../jsonl/read.ts";
 import { runPaths } from "../../outputs/paths.ts";
 import { isEvidenceRow } from "../../outputs/store.ts";
@@ -187,6 +188,7 @@ async function readSide(side: Side, path: string, options: ParityOptions): Promi
   }
   for await (const { row, line } of rowsOf(path, options.warn)) {
     if (isEvidenceRow(row)) continue;
+    checkRolloutFields(row, `${path}:${line}`, { reward: "optional", identity: false });
     data.rows++;
     const found = taskKeyOf(row, options.key);
     if (failures.size > 0) failures.delete(rolloutId(found?.key, row, ""));
