@@ -48,7 +48,31 @@ export function maskSecrets<T extends ConfigValue>(tree: T): T {
     if (isMapping(value)) out[key] = maskSecrets(value);
     else if (Array.isArray(value)) out[key] = isSecretKey(key) ? value.map(() => MASK) : maskSecrets(value);
     else if (value !== null && (isSecretKey(key) || readsSecretEnv(value))) out[key] = MASK;
-    else out[key] = value;
+    else out[key] = typeof value === "string" && value.includes("@") ? maskUrlUserinfo(value) : value;
   }
   return out as T;
+}
+
+/** `https://user:pass@host` → `https://user:****@host`; a lone userinfo (`https://token@host`) → `https://****@host`. */
+export function maskUrlUserinfo(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"']*)@/gi, (_, scheme: string, info: string) => {
+    const colon = info.indexOf(":");
+    return `${scheme}${colon >= 0 ? `${info.slice(0, colon)}:${MASK}` : MASK}@`;
+  });
+}
+
+// Credentials that an upstream error body may echo back: header lines, JSON members, bearer tokens, key-shaped words.
+const SECRET_TEXT: [RegExp, string][] = [
+  [/(\b(?:proxy-)?authorization\b["']?\s*[:=]\s*["']?)((?:Bearer|Basic|Token)\s+)?[^\s"',}]+/gi, `$1$2${MASK}`],
+  [/(["']?\b[\w-]*(?:api[_-]?key|access[_-]?token|secret|password|passwd)\b["']?\s*[:=]\s*["']?)[^\s"',}&]+/gi, `$1${MASK}`],
+  [/\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g, `Bearer ${MASK}`],
+  [/\b(?:sk|pk|rk)-[A-Za-z0-9_-]{12,}\b/g, MASK],
+  [/\bhf_[A-Za-z0-9]{16,}\b/g, MASK],
+];
+
+/** Masks what looks like a credential in free text (an upstream error body, a message): headers, keys, URL passwords. */
+export function maskSecretText(text: string): string {
+  let out = maskUrlUserinfo(text);
+  for (const [pattern, replacement] of SECRET_TEXT) out = out.replace(pattern, replacement);
+  return out;
 }

@@ -8,8 +8,8 @@ import { GymError } from "../errors.ts";
 type Row = Record<string, unknown>;
 
 export interface RolloutFieldRules {
-  /** `required`: reward must be a number (aggregate, profile); `optional`: a number when present and not null (dev compare masks the rest). */
-  reward: "required" | "optional";
+  /** `number`: a number when present and not null (NeMo Gym's statistics treat a null or missing reward as missing: the caller counts those); `unchecked`: the caller checks it. */
+  reward: "number" | "unchecked";
   /** The identity pair must be present (default true). */
   identity?: boolean;
 }
@@ -23,12 +23,14 @@ function wrong(where: string, field: string, expected: string, value: unknown): 
   });
 }
 
-/** Throws for the first field of `row` whose type would change the metrics. `where` is `file:line`. */
-export function checkRolloutFields(row: Row, where: string, rules: RolloutFieldRules): void {
+/**
+ * Throws for the first field of `row` whose type would change the metrics. `where` is `file:line`. Returns
+ * whether the row has no reward (null or missing), which the caller reports as a counted warning.
+ */
+export function checkRolloutFields(row: Row, where: string, rules: RolloutFieldRules): boolean {
   const reward = row.reward;
-  if (rules.reward === "required" ? typeof reward !== "number" : reward !== undefined && reward !== null && typeof reward !== "number") {
-    throw wrong(where, "reward", "a number", reward);
-  }
+  const noReward = reward === undefined || reward === null;
+  if (rules.reward === "number" && !noReward && typeof reward !== "number") throw wrong(where, "reward", "a number (or null)", reward);
   for (const key of ["_ng_task_index", "_ng_rollout_index"]) {
     const v = row[key];
     if (v === undefined && rules.identity === false) continue;
@@ -40,4 +42,5 @@ export function checkRolloutFields(row: Row, where: string, rules: RolloutFieldR
     const name = (ref as Row).name;
     if (name !== undefined && typeof name !== "string") throw wrong(where, "agent_ref.name", "a string", name);
   }
+  return noReward;
 }

@@ -1,8 +1,16 @@
-/** The run lock: one collector per output stem. A pid file taken atomically; a lock left by a dead process is taken over. */
+/**
+ * The run lock: one collector per output stem. A pid file taken atomically, holding the owner's pid, host,
+ * start time, the kernel's boot id and the process's own start tick, and refreshed (mtime) while it runs.
+ * A lock is stale — and taken over with a note — when its process is gone, when its pid now belongs to a
+ * process that started later (pid reuse after a container restart), when it was written before this boot,
+ * or when it was written on another host and has not been refreshed for `STALE_AFTER_MS` (a requeued job
+ * on a shared file system). Otherwise the error names the holder and how to override.
+ */
 import * as fs from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { GymError } from "../errors.ts";
+import { processAlive } from "../runtime/files.ts";
 
 export interface RunLock {
   release(): void;
@@ -12,37 +20,43 @@ interface LockOwner {
   pid: number;
   host: string;
   started: string;
+  /** /proc/sys/kernel/random/boot_id when it was taken (Linux). */
+  boot?: string;
+  /** The owner's start time in clock ticks since boot (/proc/<pid>/stat field 22, Linux). */
+  tick?: string;
 }
+
+/** How often a holder refreshes its lock, and how long a lock from another host lives without that. */
+export const HEARTBEAT_MS = 10_000;
+export const STALE_AFTER_MS = 90_000;
 
 /**
  * Takes `<stem>_run.lock` before anything of the run is read or written. Fails with a clear error when a
- * live process holds it; a lock whose process is gone (kill -9, crash) is stale and replaced.
+ * live process holds it; a stale lock (see the module note) is replaced. `note` hears why.
  */
-export function acquireRunLock(path: string, what: string): RunLock {
+export function acquireRunLock(path: string, what: string, note: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): RunLock {
   fs.mkdirSync(dirname(path), { recursive: true });
-  const me: LockOwner = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+  const me: LockOwner = { pid: process.pid, host: hostname(), started: new Date().toISOString(), boot: bootId(), tick: startTick(process.pid) };
   const tmp = `${path}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, `${JSON.stringify(me)}\n`);
   try {
     for (let tries = 0; tries < 3; tries++) {
       try {
         fs.linkSync(tmp, path); // atomic: fails if the lock exists
-        return { release: () => releaseIfMine(path) };
+        return held(path);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
       const owner = readOwner(path);
-      if (owner && owner.host === me.host && isAlive(owner.pid) && owner.pid !== process.pid) {
-        throw new GymError("E_RUN_LOCKED", `Another collector (pid ${owner.pid}, started ${owner.started}) is writing ${what}.`, {
-          hint: `Wait for it to finish or stop it; two runs must not write the same output. Lock file: ${path}`,
+      const stale = owner ? staleness(owner, me, path) : "its content is unreadable";
+      if (stale === undefined && owner!.pid !== process.pid) {
+        const where = owner!.host === me.host ? `pid ${owner!.pid}` : `pid ${owner!.pid} on host ${owner!.host}`;
+        throw new GymError("E_RUN_LOCKED", `Another collector (${where}, started ${owner!.started}) is writing ${what}.`, {
+          hint: `Wait for it to finish or stop it; two runs must not write the same output. If you are sure it is gone, delete the lock file ${path} and run again.`,
         });
       }
-      if (owner && owner.host !== me.host) {
-        throw new GymError("E_RUN_LOCKED", `${what} is locked by pid ${owner.pid} on host ${owner.host}.`, {
-          hint: `If that run is gone, delete ${path} and try again.`,
-        });
-      }
-      fs.rmSync(path, { force: true }); // stale: its process is dead
+      if (stale) note(`Taking over the run lock ${path}: ${stale}.`);
+      fs.rmSync(path, { force: true });
     }
     throw new GymError("E_RUN_LOCKED", `Could not take the run lock ${path}.`, { hint: "Another run may be starting at the same moment; try again." });
   } finally {
@@ -50,20 +64,60 @@ export function acquireRunLock(path: string, what: string): RunLock {
   }
 }
 
+/** Why a recorded owner no longer holds the lock, or undefined when it may still be running. */
+function staleness(owner: LockOwner, me: LockOwner, path: string): string | undefined {
+  if (owner.host !== me.host) {
+    const age = Date.now() - fs.statSync(path).mtimeMs;
+    return age > STALE_AFTER_MS ? `it was written on host ${owner.host} (pid ${owner.pid}) and not refreshed for ${Math.round(age / 1000)} s` : undefined;
+  }
+  if (owner.boot && me.boot && owner.boot !== me.boot) return `it was taken before this machine last booted (pid ${owner.pid})`;
+  if (!processAlive(owner.pid)) return `its process (pid ${owner.pid}) is gone`;
+  const tick = startTick(owner.pid);
+  if (owner.tick && tick && owner.tick !== tick) return `pid ${owner.pid} now belongs to another process (it started after the lock was taken)`;
+  return undefined;
+}
+
+/** A held lock: refreshed while the process lives, removed by release (only while it is still ours). */
+function held(path: string): RunLock {
+  const beat = setInterval(() => {
+    try {
+      const now = new Date();
+      fs.utimesSync(path, now, now);
+    } catch {}
+  }, HEARTBEAT_MS);
+  beat.unref?.();
+  return {
+    release: () => {
+      clearInterval(beat);
+      releaseIfMine(path);
+    },
+  };
+}
+
 function readOwner(path: string): LockOwner | undefined {
   try {
-    return JSON.parse(fs.readFileSync(path, "utf8")) as LockOwner;
+    const owner = JSON.parse(fs.readFileSync(path, "utf8")) as LockOwner;
+    return typeof owner?.pid === "number" && typeof owner.host === "string" ? owner : undefined;
   } catch {
     return undefined;
   }
 }
 
-function isAlive(pid: number): boolean {
+function bootId(): string | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat (after the command name, which may hold spaces and parentheses). */
+export function startTick(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
   }
 }
 

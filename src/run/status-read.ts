@@ -85,7 +85,9 @@ export function readStatusEntry(path: string): StatusEntry {
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) entry.unavailable = "not a JSON object";
     else entry.status = parsed as Record<string, unknown>;
   } catch (error) {
-    entry.unavailable = error instanceof SyntaxError ? `invalid JSON (${error.message})` : ((error as Error).message ?? String(error));
+    const code = (error as { code?: string }).code;
+    const message = (error as Error).message ?? String(error);
+    entry.unavailable = code === "E_INPUT_JSON" ? `invalid JSON (${message.replace(`${path}:`, "at ").replace(": invalid JSON: ", ": ")})` : message;
   }
   // A manifest-backed run's output is `rollouts.jsonl` (gym eval submit's +output_jsonl_fpath), so its receipts carry that stem.
   entry.export = exportReceipts(dirname(path), stem ?? "rollouts");

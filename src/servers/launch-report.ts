@@ -1,6 +1,7 @@
 /** What `gym env start` prints: the instance list (NeMo Gym's banner layout) and model-endpoint readiness warnings. */
 import type { ServerInstanceInfo } from "./head.ts";
 import type { ServerInstance } from "./instances.ts";
+import { maskUrlUserinfo } from "../config/secrets.ts";
 
 const RULE = "#".repeat(100);
 
@@ -25,6 +26,18 @@ export function formatInstanceList(instances: ServerInstanceInfo[]): string {
  * start anyway and warn, since built-in mock/replay models need no endpoint.
  */
 export async function probeModelEndpoints(instances: ServerInstance[], timeoutMs = 5000): Promise<string[]> {
+  return (await probeModelEndpointsDetailed(instances, timeoutMs)).map((p) => p.message);
+}
+
+/** One model endpoint that is not ready: why (URL passwords masked), and whether it refused the connection outright. */
+export interface EndpointProblem {
+  message: string;
+  /** Nothing listens at that address (connection refused, unknown host): waiting rarely helps. */
+  refused: boolean;
+}
+
+/** Like probeModelEndpoints; a 503 answer ("starting") counts as not ready. */
+export async function probeModelEndpointsDetailed(instances: ServerInstance[], timeoutMs = 5000): Promise<EndpointProblem[]> {
   const targets: [string, string][] = [];
   for (const instance of instances) {
     if (instance.serverType !== "responses_api_models") continue;
@@ -38,13 +51,20 @@ export async function probeModelEndpoints(instances: ServerInstance[], timeoutMs
   const warnings = await Promise.all(
     targets.map(async ([key, url]) => {
       const probeUrl = /\/v1\/?$/.test(url) ? `${url.replace(/\/$/, "")}/models` : url;
+      const shown = maskUrlUserinfo(url);
+      const check = `Check it with \`curl -i ${maskUrlUserinfo(probeUrl)}\`.`;
       try {
-        await fetch(probeUrl, { signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.arrayBuffer());
+        const reply = await fetch(probeUrl, { signal: AbortSignal.timeout(timeoutMs) });
+        await reply.arrayBuffer();
+        if (reply.status === 503) return { message: `model endpoint ${shown} (from \`${key}\`) answers 503: it is still starting. ${check}`, refused: false };
         return undefined;
-      } catch {
-        return `model endpoint ${url} (from \`${key}\`) did not answer; rollouts will fail until it does. Check it with \`curl -i ${probeUrl}\`.`;
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+        const refused = code === "ECONNREFUSED" || code === "ConnectionRefused" || code === "ENOTFOUND";
+        const why = code === "ECONNREFUSED" || code === "ConnectionRefused" ? "refused the connection (nothing listens there)" : code === "ENOTFOUND" ? "names a host that does not resolve" : "did not answer";
+        return { message: `model endpoint ${shown} (from \`${key}\`) ${why}; rollouts will fail until it answers. ${check}`, refused };
       }
     }),
   );
-  return warnings.filter((w): w is string => !!w);
+  return warnings.filter((w): w is EndpointProblem => !!w);
 }

@@ -4,6 +4,7 @@ import { mapConcurrent } from "../jsonl/concurrency.ts";
 import { isServerCallError, type ServerDirectory } from "../servers/client.ts";
 import type { LatencyTracker } from "../metrics/latency.ts";
 import { rootCause } from "./root-cause.ts";
+import { maskSecretText } from "../config/secrets.ts";
 
 /** One rollout to dispatch: the materialized row and the attempt number it runs as. */
 export interface DispatchRequest {
@@ -107,8 +108,11 @@ async function dispatchOne(request: DispatchRequest, options: CollectOptions, pa
   }
 }
 
-function classifyFailure(request: DispatchRequest, options: CollectOptions, failureClass: string, failureType: string, message: string, status: number | undefined, body: string, seconds: number): CollectEvent {
+function classifyFailure(request: DispatchRequest, options: CollectOptions, failureClass: string, failureType: string, shownMessage: string, status: number | undefined, shownBody: string, seconds: number): CollectEvent {
   options.latency.record(seconds, false);
+  // An upstream error body may echo the request's Authorization header or a key: neither is stored nor printed.
+  const message = maskSecretText(shownMessage);
+  const body = maskSecretText(shownBody);
   const row: Row = {
     _ng_task_index: request.row._ng_task_index,
     _ng_rollout_index: request.row._ng_rollout_index,

@@ -188,7 +188,7 @@ async function readSide(side: Side, path: string, options: ParityOptions): Promi
   }
   for await (const { row, line } of rowsOf(path, options.warn)) {
     if (isEvidenceRow(row)) continue;
-    checkRolloutFields(row, `${path}:${line}`, { reward: "optional", identity: false });
+    checkRolloutFields(row, `${path}:${line}`, { reward: "unchecked", identity: false });
     data.rows++;
     const found = taskKeyOf(row, options.key);
     if (failures.size > 0) failures.delete(rolloutId(found?.key, row, ""));

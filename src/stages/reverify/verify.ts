@@ -3,6 +3,7 @@ import type { Row } from "../../jsonl/read.ts";
 import { parsePythonJson, stringifyPython } from "../../metrics/pyjson.ts";
 import { isServerCallError, type ServerDirectory } from "../../servers/client.ts";
 import { verifyPayload, type InputEntry } from "./inputs.ts";
+import { maskSecretText } from "../../config/secrets.ts";
 
 /** A row picked for verification. */
 export interface VerifyJob {
@@ -77,12 +78,12 @@ export function stampedLine(text: string, body: Row, stamps: Row): string {
 
 /** The sidecar row for a /verify call that failed, when failures are routed to the sidecar (class agent_request_failed). */
 export function failedCallRow(outcome: Extract<VerifyOutcome, { kind: "failed" }>, evidence: boolean): Row {
-  const body = outcome.body.length > 2000 ? `${outcome.body.slice(0, 2000)}…` : outcome.body;
+  const body = maskSecretText(outcome.body.length > 2000 ? `${outcome.body.slice(0, 2000)}…` : outcome.body);
   return {
     ...outcome.job.entry.stamps,
     _ng_failure_class: "agent_request_failed",
     _ng_failure_type: outcome.errorType,
-    _ng_failure_message: `verify_failed: ${outcome.message}`,
+    _ng_failure_message: maskSecretText(`verify_failed: ${outcome.message}`),
     _ng_failure_http_status: outcome.status,
     _ng_failure_response_body: body,
     ...(evidence ? { _ng_omitted_rollout: true, _ng_unrouted_run_error: true } : {}),

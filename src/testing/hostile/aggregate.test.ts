@@ -7,7 +7,6 @@ const agg = (file: string) => ["eval", "aggregate", "--input-glob", file, "-o", 
 const cases: HostileCase[] = [
   ...badLines("s.jsonl", "rollouts", agg, "aggregate"),
   ...badRolloutFields("s.jsonl", agg, "aggregate"),
-  { name: "aggregate: reward missing", files: { "s.jsonl": (b) => b.rollouts.replace(/,"reward":[^,]*/, "") }, args: agg("s.jsonl"), message: ["s.jsonl:1", "reward"] },
   { name: "aggregate: -o is one of two shards", files: { "s.jsonl": (b) => b.rollouts.replace(/"_ng_task_index":(\d)/g, '"_ng_task_index":1$1') }, args: ["eval", "aggregate", "--input-glob", "r.jsonl,s.jsonl", "-o", "r.jsonl"], code: 2, message: ["r.jsonl", "--input-glob", "overwrite"] },
   { name: "aggregate: -o is one of two shards by another spelling", files: { sub: { dir: true }, "s.jsonl": (b) => b.rollouts.replace(/"_ng_task_index":(\d)/g, '"_ng_task_index":1$1') }, args: ["eval", "aggregate", "--input-glob", "r.jsonl,s.jsonl", "-o", "./sub/../s.jsonl"], code: 2, message: ["overwrite"] },
   { name: "aggregate: -o is a hard link to the shard", shell: "ln r.jsonl h.jsonl && $GYM eval aggregate --input-glob r.jsonl -o h.jsonl; s=$?; rm h.jsonl; exit $s", code: 2, message: ["h.jsonl", "overwrite"] },

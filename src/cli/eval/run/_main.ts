@@ -54,7 +54,9 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
     const { builtinCatalogs } = await import("../../../catalog/builtins.ts");
     registry = await ServerRegistry.create(instances, { builtins: await builtinCatalogs(), globalConfig: resolved, userRoots });
     const { waitForModelEndpoints } = await import("../../../run/readiness.ts");
-    await waitForModelEndpoints(instances, Number(resolved.model_endpoint_readiness_timeout_seconds ?? 600), info);
+    // A timeout the user set (rather than the default) says the server binds late: then a refused connection is waited for too.
+    const explicitWait = (options.overrides ?? []).some((t) => /^\+{0,2}model_endpoint_readiness_timeout_seconds=/.test(t));
+    await waitForModelEndpoints(instances, Number(resolved.model_endpoint_readiness_timeout_seconds ?? 600), info, undefined, explicitWait);
   }
   const instances = registry.instances.map((i) => ({ name: i.name, serverType: i.serverType, block: i.block as Record<string, unknown> }));
   try {
