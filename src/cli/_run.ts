@@ -121,7 +121,13 @@ function splitOverrides(tokens: string[], command: GymCommandDef<ArgsDef>): { fl
       // `--json` alone means stdout for a command whose --json optionally takes a PATH (dev compare).
       if (token === "--json" && takesValue(token)) {
         if (i + 1 < tokens.length && !tokens[i + 1]!.startsWith("--")) flags.push(tokens[++i]!);
-      } else if (takesValue(token)) flags.push(flagValue(token, tokens[++i], command));
+      } else if (takesValue(token)) {
+        const value = flagValue(token, tokens[++i], command);
+        // A flag of two numbers (`--reward-range 0 1`) takes the second too, as `0,1`.
+        const def = findArg(command.args, token.replace(/^--?/, "")) as { values?: number } | undefined;
+        if (def?.values === 2 && !value.includes(",") && /^-?\d/.test(tokens[i + 1] ?? "")) flags.push(`${value},${tokens[++i]}`);
+        else flags.push(value);
+      }
     } else if ((token.startsWith("+") || token.startsWith("~") || /^[A-Za-z_][\w.\-/]*=/.test(token)) && OVERRIDE_TOKEN.test(token)) {
       if (!command.overrides) {
         throw new GymError("E_USAGE", `gym ${command.meta.name} takes no config overrides, but got '${token}'.`, {
@@ -182,21 +188,26 @@ function checkFlags(flags: string[], args: ArgsDef, where: string): void {
   const positionals = Object.values(args).filter((def) => def.type === "positional").length;
   const given = countPositionals(flags, args);
   if (given > positionals) {
-    const extra = flags.filter((t) => !t.startsWith("-"))[positionals] ?? "";
+    const extra = positionalTokens(flags, args)[positionals] ?? "";
     throw new GymError("E_USAGE", `Unexpected argument '${extra}' for ${where}.`, { hint: `Run \`${where} --help\` for usage.` });
   }
 }
 
 function countPositionals(flags: string[], args: ArgsDef): number {
-  let count = 0;
+  return positionalTokens(flags, args).length;
+}
+
+/** The tokens that are not flags nor flag values (so an error blames the token that is really extra). */
+function positionalTokens(flags: string[], args: ArgsDef): string[] {
+  const out: string[] = [];
   for (let i = 0; i < flags.length; i++) {
     const token = flags[i]!;
     if (token.startsWith("-") && token !== "-") {
       const def = findArg(args, token.replace(/^--?/, "").split("=")[0]!);
       if (def && def.type !== "boolean" && !token.includes("=")) i++;
-    } else count++;
+    } else out.push(token);
   }
-  return count;
+  return out;
 }
 
 function unknownCommand(name: string, choices: string[], where: string): GymError {

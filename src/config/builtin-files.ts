@@ -61,3 +61,45 @@ export async function listBuiltinFiles(folder = ""): Promise<string[]> {
     .filter((p) => p.startsWith(prefix))
     .sort();
 }
+
+let extracted: Promise<string> | undefined;
+
+/**
+ * The absolute, symlink-resolved path of a built-in file or folder (`resources_servers/mcqa`). In a source run
+ * that is src/components/…; inside the binary the built-ins are written once to a cache folder named after
+ * their content hash (`$GYM_CACHE_DIR`, else `$XDG_CACHE_HOME/gym`, else `~/.cache/gym`), so the path can be
+ * opened, copied or passed to `--config` like any other.
+ */
+export async function builtinOnDisk(rel: string): Promise<string> {
+  const clean = rel.replace(/^\.\//, "").replace(/\/$/, "");
+  const { realpathSync } = await import("node:fs");
+  if (builtinDir) return realpathSync(join(builtinDir, clean));
+  extracted ??= extractBuiltins();
+  return join(await extracted, clean);
+}
+
+async function extractBuiltins(): Promise<string> {
+  const fs = await import("node:fs");
+  const { createHash } = await import("node:crypto");
+  const { homedir } = await import("node:os");
+  const files = await embeddedFiles();
+  const hash = createHash("sha256");
+  for (const [path, text] of Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${path}\0${text}\0`);
+  const base = process.env.GYM_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "gym");
+  const target = join(base, `builtin-${hash.digest("hex").slice(0, 16)}`);
+  if (!existsSync(target)) {
+    // Written to a private folder and renamed into place: a reader never sees half the tree.
+    fs.mkdirSync(base, { recursive: true });
+    const tmp = fs.mkdtempSync(join(base, ".builtin-"));
+    for (const [path, text] of Object.entries(files)) {
+      fs.mkdirSync(join(tmp, path, ".."), { recursive: true });
+      fs.writeFileSync(join(tmp, path), text);
+    }
+    try {
+      fs.renameSync(tmp, target);
+    } catch {
+      fs.rmSync(tmp, { recursive: true, force: true }); // another process put it in place first
+    }
+  }
+  return fs.realpathSync(target);
+}

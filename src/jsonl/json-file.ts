@@ -11,7 +11,7 @@ import { decodeUtf8 } from "../text/utf8.ts";
 import { locateJsonError } from "./json-error.ts";
 
 const NON_FINITE = /(?:-?Infinity|NaN)/;
-const SENTINEL = "\u0000gym-non-finite:";
+const SENTINEL = "@@gym-non-finite@@:";
 
 /** Reads and parses `file` (`what` names it in messages, e.g. "--baseline-agg-metrics"). */
 export function readJsonFile(file: string, what?: string): unknown {
@@ -46,6 +46,18 @@ export function parseJsonText(text: string, shown: string): unknown {
     let lineStart = 0;
     for (let i = 0; i < problem.column - 1 && i < body.length; i++) if (body.charCodeAt(i) === 10) (line++, (lineStart = i + 1));
     throw new GymError("E_INPUT_JSON", `${shown}:${line}:${problem.column - lineStart}: invalid JSON: ${problem.message}`, { hint: "Fix the file, or regenerate it with the command that wrote it." });
+  }
+}
+
+/** One JSON text with Python's `NaN` / `Infinity` / `-Infinity` tokens read as numbers; undefined when it is not JSON even so. */
+export function parseNonFinite(text: string): unknown {
+  if (!NON_FINITE.test(text)) return undefined;
+  const swapped = swapNonFinite(text);
+  if (swapped === undefined) return undefined;
+  try {
+    return restore(parsePythonJson(swapped));
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 /** From a resolved config to a collection: run keys (flags and +key=value alike), the input file, the agents, the settings. */
 import * as fs from "node:fs";
+import { isStream, readBytes } from "../runtime/files.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Root } from "../config/index.ts";
@@ -133,7 +134,8 @@ export async function inputDataset(instances: InstanceBlock[], keys: RunKeys, ro
     if (typeof matching[0]!.prompt_config === "string") promptConfig = matching[0]!.prompt_config;
     if (typeof matching[0]!.num_repeats === "number") numRepeats = matching[0]!.num_repeats;
   }
-  if (entry === "-") return { path: await spoolStdin() };
+  // stdin, a FIFO or `<(…)`: read once into a file (the run reads its input twice: rows, then its digest).
+  if (isStream(entry)) return { path: await spoolStdin(entry) };
   if (fs.existsSync(entry)) return { path: entry, promptConfig, numRepeats };
   const { found, searched } = await readFromRoots(entry, roots);
   if (!found) {
@@ -148,9 +150,9 @@ export async function inputDataset(instances: InstanceBlock[], keys: RunKeys, ro
 }
 
 /** stdin can only be read once, but materialization and digests read the input twice: spool it. */
-async function spoolStdin(): Promise<string> {
+async function spoolStdin(source: string): Promise<string> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of process.stdin as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  for await (const chunk of readBytes(source)) chunks.push(chunk.slice());
   const data = Buffer.concat(chunks);
   const path = join(tmpdir(), `gym-stdin-${sha256(data).slice(0, 16)}.jsonl`);
   fs.writeFileSync(path, data);

@@ -10,7 +10,7 @@ export default defineGymCommand({
     benchmark: { type: "string", description: "Write benchmarks/NAME/ with manifest.yaml, config.yaml, prompt.yaml and prepare.ts", valueHint: "NAME" },
     profile: { type: "enum", options: ["custom-gym-verifier", "custom-gym-agent-loop", "external-agent-loop", "external-rollout-driver"], description: "Integration profile of the environment/benchmark (default custom-gym-verifier)" },
     "reuse-verifier": { type: "string", description: "Use an existing resources server instead of scaffolding one", valueHint: "NAME" },
-    "reward-range": { type: "string", description: "LOW,HIGH reward range (with --reuse-verifier)", valueHint: "LOW,HIGH" },
+    "reward-range": { type: "string", description: "LOW,HIGH reward range, or LOW HIGH (with --reuse-verifier)", valueHint: "LOW,HIGH", values: 2 },
     "higher-is-better": { type: "boolean", description: "Higher rewards are better (with --reuse-verifier)" },
     "lower-is-better": { type: "boolean", description: "Lower rewards are better (with --reuse-verifier)" },
   },
@@ -35,6 +35,9 @@ export default defineGymCommand({
     if (!reuse && (args["reward-range"] !== undefined || direction !== undefined)) throw new GymError("E_USAGE", "--reward-range and the direction flags are only allowed with --reuse-verifier.");
     let reward: { range: [number, number]; higher_is_better: boolean } | undefined;
     if (reuse) {
+      // The verifier must exist now, not only when `env validate` runs later.
+      const [{ selectorPath, componentRoots }] = await Promise.all([import("../../config/index.ts")]);
+      await selectorPath("resources-server", reuse, componentRoots({ cwd: process.cwd() }));
       const [lo, hi] = args["reward-range"]!.split(/[,\s]+/).map(Number);
       if (!Number.isFinite(lo) || !Number.isFinite(hi) || !(lo! < hi!)) throw new GymError("E_BAD_FLAG_VALUE", `--reward-range must be LOW,HIGH with LOW < HIGH, got '${args["reward-range"]}'.`);
       reward = { range: [lo!, hi!], higher_is_better: direction! };

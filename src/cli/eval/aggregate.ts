@@ -95,11 +95,14 @@ async function serversFor(options: Awaited<ReturnType<typeof configOptions>>) {
 }
 
 /** NeMo Gym's way: the agent's `/aggregate_metrics` (proxied to its resources server) computes its metrics. */
-async function agentMetrics(servers: { get(name: string): import("../../servers/client.ts").ServerClient }, agent: string, rows: Record<string, unknown>[]) {
+async function agentMetrics(servers: import("../../servers/registry.ts").ServerRegistry, agent: string, rows: Record<string, unknown>[]) {
   const { parsePythonJson } = await import("../../metrics/pyjson.ts");
   const { postAggregateMetrics } = await import("../../run/score.ts");
-  const reply = await postAggregateMetrics(servers.get(agent), rows);
-  if (!reply.ok) throw new GymError("E_SERVER", `Agent '${agent}' could not compute aggregate metrics (${reply.status}): ${reply.text.slice(0, 300)}`);
+  // A resources-server-only config (the reverify page's sharding recipe) has no agent: its one resources server computes the metrics.
+  const resources = servers.instances.filter((i) => i.serverType === "resources_servers");
+  const target = servers.instances.some((i) => i.name === agent) ? agent : resources.length === 1 ? resources[0]!.name : agent;
+  const reply = await postAggregateMetrics(servers.get(target), rows);
+  if (!reply.ok) throw new GymError("E_SERVER", `${target === agent ? `Agent '${agent}'` : `Resources server '${target}' (for agent '${agent}')`} could not compute aggregate metrics (${reply.status}): ${reply.text.slice(0, 300)}`);
   return parsePythonJson(reply.text) as never;
 }
 

@@ -99,6 +99,7 @@ export default defineGymCommand({
         rollouts: rollouts!,
         output: output!,
         instances,
+        renamedAgents: config.renamedAgents,
         servers: registry,
         force: bool("force", "force"),
         overwrite: bool("overwrite", "overwrite"),

@@ -22,12 +22,32 @@ export async function runListing(type: ListType, input: { name?: string; query?:
   if (input.name) {
     const inspection = await views.inspectComponent(type, input.name, roots, input.kind as "environment" | "benchmark" | undefined);
     const bold = (s: string) => (table.color ? `\u001b[1m${s}\u001b[0m` : s);
-    process.stdout.write(input.json ? `${JSON.stringify(inspection)}\n` : views.inspectionText(inspection, bold));
+    process.stdout.write(input.json ? `${JSON.stringify(type === "environments" ? await absolutePaths(inspection) : inspection)}\n` : views.inspectionText(inspection, bold));
     return 0;
   }
   const listing = await views.listComponents(type, roots, { query: input.query, filters: input.filters, warn, withTitle: table.tty && !input.json });
-  if (input.json) process.stdout.write(`${JSON.stringify(listing.json)}\n`);
+  if (input.json) process.stdout.write(`${JSON.stringify(type === "environments" ? await absolutePaths(listing.json) : listing.json)}\n`);
   else if (listing.rows.length === 0) process.stdout.write(table.color ? `\u001b[33m${listing.empty}\u001b[0m\n` : `${listing.empty}\n`);
   else process.stdout.write(renderTable(listing.title, listing.columns, listing.rows, table));
   return 0;
+}
+
+const PATH_KEYS = new Set(["path", "config_path", "manifest_path"]);
+
+/** The catalog's paths as the seed promises them in JSON: absolute, symlinks resolved (built-ins: their copy on disk). */
+async function absolutePaths<T>(value: T): Promise<T> {
+  const [{ builtinOnDisk }, fs, { resolve }] = await Promise.all([import("../../config/builtin-files.ts"), import("node:fs"), import("node:path")]);
+  const fix = async (p: string) => {
+    if (p.startsWith("<built-in>/")) return builtinOnDisk(p.slice("<built-in>/".length));
+    const full = resolve(p);
+    return fs.existsSync(full) ? fs.realpathSync(full) : full;
+  };
+  const walk = async (v: unknown): Promise<unknown> => {
+    if (Array.isArray(v)) return Promise.all(v.map(walk));
+    if (!v || typeof v !== "object") return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = PATH_KEYS.has(k) && typeof x === "string" ? await fix(x) : await walk(x);
+    return out;
+  };
+  return (await walk(value)) as T;
 }

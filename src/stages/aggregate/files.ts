@@ -1,7 +1,7 @@
 /** Output files of the analysis stages: sibling names from a rollouts stem, and buffered writes replaced atomically. */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { fileError } from "../../runtime/files.ts";
+import { fileError, removeStaleTemps } from "../../runtime/files.ts";
 
 /** `results/rollouts.jsonl` + `_aggregate_metrics` + `.json` → `results/rollouts_aggregate_metrics.json`. */
 export function siblingPath(file: string, suffix: string, extension: string): string {
@@ -14,6 +14,7 @@ export function openTempBeside(target: string): { tmp: string; fd: number } {
   const dir = path.dirname(path.resolve(target));
   try {
     fs.mkdirSync(dir, { recursive: true });
+    removeStaleTemps(target);
     const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
     return { tmp, fd: fs.openSync(tmp, "w") };
   } catch (error) {

@@ -11,6 +11,7 @@ import { RolloutTable } from "../../metrics/rollout-table.ts";
 import { ROLLOUT_INDEX, stripForAggregate, STRIPPED_FOR_AGGREGATE, TASK_INDEX } from "../../metrics/records.ts";
 import { TableView } from "../../metrics/table-view.ts";
 import { expandInputGlobs, spillStdin } from "./shards.ts";
+import { isStream } from "../../runtime/files.ts";
 import { FULL_ROW, SCORED_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
 import { RowReader } from "../../jsonl/rows.ts";
 import { siblingPath, FileWriter } from "./files.ts";
@@ -76,12 +77,14 @@ export async function aggregateShards(options: AggregateStageOptions): Promise<A
       hint: "Write the merged file to a new path (e.g. results/rollouts.jsonl beside results/rollouts-*.jsonl).",
     });
   }
-  const files = await Promise.all(matched.map((m) => (m === "-" ? spillStdin() : Promise.resolve(m))));
+  // A pipe (stdin, a FIFO, `<(…)`) is read once, into a private file: the stage reads its shards more than once.
+  const piped = matched.map((m) => isStream(m));
+  const files = await Promise.all(matched.map((m, s) => (piped[s] ? spillStdin(m) : Promise.resolve(m))));
   const shown = matched.map((m) => (m === "-" ? "<stdin>" : m));
   try {
     return await aggregateFiles(files, shown, sidecars, sameAsOutput.length === 1 && matched.length === 1, options);
   } finally {
-    for (let s = 0; s < files.length; s++) if (matched[s] === "-") fs.rmSync(path.dirname(files[s]!), { recursive: true, force: true });
+    for (let s = 0; s < files.length; s++) if (piped[s]) fs.rmSync(path.dirname(files[s]!), { recursive: true, force: true });
   }
 }
 

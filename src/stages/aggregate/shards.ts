@@ -37,16 +37,19 @@ export function expandInputGlobs(patterns: string[]): ShardList {
   return { shards: [...seen], sidecars };
 }
 
-/** Copies stdin to a temporary file so that its rows can be re-read in sorted order. */
-export async function spillStdin(): Promise<string> {
+/** Copies stdin ("-"), a FIFO or a pipe (`<(…)`) once to a temporary file so that its rows can be re-read in sorted order. */
+export async function spillStdin(source = "-"): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gym-stdin-"));
   const file = path.join(dir, "stdin.jsonl");
   const fd = fs.openSync(file, "w");
   try {
-    for await (const chunk of readBytes("-")) fs.writeSync(fd, chunk);
-  } finally {
+    for await (const chunk of readBytes(source)) fs.writeSync(fd, chunk);
+  } catch (error) {
     fs.closeSync(fd);
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
+  fs.closeSync(fd);
   return file;
 }
 

@@ -12,6 +12,7 @@ import { RolloutTable } from "../../metrics/rollout-table.ts";
 import { ROLLOUT_INDEX, TASK_INDEX } from "../../metrics/records.ts";
 import { TableView } from "../../metrics/table-view.ts";
 import { spillStdin } from "../aggregate/shards.ts";
+import { isStream } from "../../runtime/files.ts";
 import { FileWriter, siblingPath } from "../aggregate/files.ts";
 import { ByteWriter, readRowsInOrder, readRuns } from "../aggregate/copy.ts";
 import { sortedOrder } from "../aggregate/order.ts";
@@ -65,7 +66,7 @@ interface Keyed {
 }
 
 async function indexFile(source: string, what: string, needAgent: boolean, log?: (message: string) => void): Promise<Keyed> {
-  const file = source === "-" ? await spillStdin() : source;
+  const file = isStream(source) ? await spillStdin(source) : source;
   const shown = source === "-" ? "<stdin>" : source;
   if (source !== "-" && !fs.existsSync(source)) {
     throw new GymError("E_INPUT_NOT_FOUND", `Input file not found: '${source}' (${what}). Check the path is spelled correctly.`);

@@ -1,5 +1,6 @@
 /** The reverify stage (`gym eval reverify`, native Gym input): replay stored responses through resources servers' /verify. */
 import * as fs from "node:fs";
+import { isStream } from "../../runtime/files.ts";
 import * as os from "node:os";
 import * as path from "node:path";
 import { emptyInput, GymError } from "../../errors.ts";
@@ -20,6 +21,8 @@ import { failedCallRow, verifyOne, type VerifyJob, type VerifyOutcome } from "./
 import { validateReverifyOptions } from "./options.ts";
 
 export interface ReverifyOptions {
+  /** Agent instances an `--agent-type` swap renamed, old → new: rows stamped with an old name go to the new agent. */
+  renamedAgents?: Record<string, string>;
   /** `*_materialized_inputs.jsonl` (or "-"). */
   inputs: string;
   /** The run's rollouts (or "-"; not with --judge-failed-only, whose sidecar is found beside this file). */
@@ -75,11 +78,12 @@ export async function reverify(o: ReverifyOptions): Promise<ReverifyReport> {
   validateReverifyOptions(o);
   const log = o.log ?? silent;
   const index = await loadInputs(o.inputs);
-  const rolloutsFile = o.rollouts === "-" ? await spillStdin() : o.rollouts;
+  const piped = isStream(o.rollouts);
+  const rolloutsFile = piped ? await spillStdin(o.rollouts) : o.rollouts;
   try {
     return await reverifyFrom(o, index, rolloutsFile, log);
   } finally {
-    if (o.rollouts === "-") fs.rmSync(path.dirname(rolloutsFile), { recursive: true, force: true });
+    if (piped) fs.rmSync(path.dirname(rolloutsFile), { recursive: true, force: true });
   }
 }
 
@@ -87,7 +91,7 @@ async function reverifyFrom(o: ReverifyOptions, index: InputsIndex, rolloutsFile
   const judge = !!o.judgeFailedOnly;
   const toStdout = o.output === "-";
   const source = judge ? runPaths(rolloutsFile).failures : rolloutsFile;
-  const router = new Router(o.instances, log.warn);
+  const router = new Router(o.instances, log.warn, o.renamedAgents);
 
   // The existing output's identities are the judge filter's skip set when the output is kept (append/resume).
   const keepOutput = !toStdout && (o.append || o.resume);
@@ -281,7 +285,7 @@ function prepareOutputs(paths: ReturnType<typeof runPaths>, keep: boolean, overw
   if (overwrite) fs.rmSync(paths.aggregateMetrics, { force: true });
 }
 
-async function spillStdin(): Promise<string> {
+async function spillStdin(source: string): Promise<string> {
   const { spillStdin: spill } = await import("../aggregate/shards.ts");
-  return spill();
+  return spill(source);
 }

@@ -32,6 +32,8 @@ export class Router {
   constructor(
     instances: readonly RouteInstance[],
     private readonly warn: (message: string) => void = () => {},
+    /** Agent instances an `--agent-type` swap renamed, old → new (as eval run re-routes them). */
+    private readonly renamed: Record<string, string> = {},
   ) {
     for (const i of instances) this.byName.set(i.name, i);
     this.resourcesServers = instances.filter((i) => i.serverType === "resources_servers").map((i) => i.name);
@@ -49,7 +51,8 @@ export class Router {
       if (target) return this.known(target, env, where);
     }
     if (this.agents.size === 0) return this.onlyServer();
-    const agent = (row.agent_ref as Row | undefined)?.name;
+    const stamped = (row.agent_ref as Row | undefined)?.name;
+    const agent = typeof stamped === "string" && !this.agents.has(stamped) && Object.hasOwn(this.renamed, stamped) ? this.renamed[stamped] : stamped;
     if (typeof agent !== "string") {
       throw new GymError("E_CONFIG", `${where}: the row has no agent_ref.name (nor task_source / _ng_environment_server naming a configured server), so its resources server is unknown.`, {
         hint: "Reverify with a resources-server-only config (one resources server receives every row), or fix the row's agent_ref.",
