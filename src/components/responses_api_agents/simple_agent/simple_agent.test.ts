@@ -56,7 +56,7 @@ async function loopbackRegistry(list: ServerInstance[]): Promise<{ registry: Ser
 
 /** A row without the parts that legitimately differ between runs (ids, timestamps). */
 function stable(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value), (key, v) => (key === "id" || key === "created_at" || key === "call_id" || key === "response_id" || key === "latency_total_ms" ? "<varies>" : v));
+  return JSON.parse(JSON.stringify(value), (key, v) => (key === "id" || key === "created_at" || key === "call_id" ? "<varies>" : v));
 }
 
 describe("simple_agent on example_single_tool_call (mock_model)", () => {
@@ -68,15 +68,7 @@ describe("simple_agent on example_single_tool_call (mock_model)", () => {
     const reply = await registry.get(AGENT).post("/run", { ...rows[0], _ng_task_index: 0, _ng_rollout_index: 0 });
     expect(reply.status).toBe(200);
     const row = reply.json<any>();
-    expect(Object.keys(row)).toEqual(["responses_create_params", "response", "reward", "ng_model_call_capture"]);
-    // The model-call evidence NeMo Gym's capture records: one entry per model call, totals that match response.usage.
-    const capture = row.ng_model_call_capture;
-    expect(capture.rollout_id).toMatch(/^\d+-\d+$/);
-    expect(capture.metrics.num_calls).toBe(capture.calls.length);
-    expect(capture.calls.length).toBeGreaterThan(1);
-    expect(capture.metrics.tokens_in).toBe(row.response.usage.input_tokens);
-    expect(capture.metrics.tokens_out).toBe(row.response.usage.output_tokens);
-    expect(capture.calls.map((c: { call_index: number }) => c.call_index)).toEqual(capture.calls.map((_: unknown, i: number) => i));
+    expect(Object.keys(row)).toEqual(["responses_create_params", "response", "reward"]);
     expect(row.reward).toBe(1);
     const types = row.response.output.map((item: any) => item.type);
     expect(types).toEqual(["function_call", "function_call_output", "message"]);
@@ -89,7 +81,7 @@ describe("simple_agent on example_single_tool_call (mock_model)", () => {
   test("the resources session survives seed → tool call → verify (cookie replaced after each call, §2.6)", async () => {
     const registry = await ServerRegistry.create(instances({}, {}, "weather_fixture"), { catalogs });
     const row = (await registry.get(AGENT).call<any>("/run", rows[0])).body;
-    expect(Object.keys(row)).toEqual(["responses_create_params", "response", "reward", "seeded", "cities", "ng_model_call_capture"]);
+    expect(Object.keys(row)).toEqual(["responses_create_params", "response", "reward", "seeded", "cities"]);
     expect([row.seeded, row.cities]).toEqual([true, ["San Francisco"]]);
   });
 
@@ -116,7 +108,7 @@ describe("simple_agent on example_single_tool_call (mock_model)", () => {
   test("skip_verification: row keys, reward and flag", async () => {
     const registry = await ServerRegistry.create(instances({ skip_verification: true, skip_verification_reward: 0.5 }), { catalogs });
     const row = (await registry.get(AGENT).call<any>("/run", { ...rows[0], _ng_task_index: 7 })).body;
-    expect(Object.keys(row)).toEqual(["responses_create_params", "response", "reward", "_ng_task_index", "verification_skipped", "ng_model_call_capture"]);
+    expect(Object.keys(row)).toEqual(["responses_create_params", "response", "reward", "_ng_task_index", "verification_skipped"]);
     expect(row.reward).toBe(0.5);
   });
 
