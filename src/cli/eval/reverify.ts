@@ -69,6 +69,7 @@ export default defineGymCommand({
     for (const [flag, value] of [["inputs", inputs], ["rollouts", rollouts], ["output", output]] as const) {
       if (!value) throw new GymError("E_MISSING_ARGUMENT", `gym eval reverify needs --${flag}.`, { hint: "For example: --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl --output results/rollouts_reverified.jsonl" });
     }
+    const { guardReverify } = await import("../../stages/reverify/guard.ts");
     await guardReverify(inputs!, rollouts!, output!, bool("judge-failed-only", "judge_failed_only") && (bool("append", "append") || bool("resume", "resume_from_cache")));
 
     let registry;
@@ -126,27 +127,3 @@ export default defineGymCommand({
   },
 });
 
-/** No output of reverify (its failures and metrics sidecars included) may be a file it reads; judge recovery appends in place. */
-async function guardReverify(inputs: string, rollouts: string, output: string, judgeInPlace: boolean) {
-  const [{ guardOutputs }, { runPaths }, { resolve }] = await Promise.all([import("../../outputs/guard.ts"), import("../../outputs/paths.ts"), import("node:path")]);
-  const read = runPaths(rollouts === "-" ? "rollouts.jsonl" : rollouts);
-  const written = runPaths(output === "-" ? "-.jsonl" : output);
-  const inPlace = judgeInPlace && output !== "-" && rollouts !== "-" && resolve(output) === resolve(rollouts);
-  guardOutputs(
-    [
-      { path: inputs, role: "--inputs" },
-      { path: rollouts, role: "--rollouts" },
-      ...(rollouts === "-" ? [] : [{ path: read.failures, role: "the failures sidecar of --rollouts" }]),
-    ],
-    output === "-" ? [] : [
-      { path: output, role: "--output" },
-      { path: written.failures, role: "the failures sidecar (named from --output)" },
-      { path: written.aggregateMetrics, role: "the metrics file (named from --output)" },
-    ],
-    {
-      command: "gym eval reverify",
-      suggestion: "Write the recomputed rollouts to a new file, e.g. --output results/rollouts_reverified.jsonl (judge recovery in place: --judge-failed-only --append).",
-      allowSame: (_, i) => inPlace && i.role !== "--inputs",
-    },
-  );
-}
