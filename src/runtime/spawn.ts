@@ -91,3 +91,11 @@ export async function runProbe(argv: string[], options: SpawnOptions = {}): Prom
   ]);
   return { exitCode: status.exitCode, stdout, stderr };
 }
+
+/** Starts a program that outlives this process (own session, no stdio, not waited for): a watchdog. */
+export function spawnDetached(argv: string[]): number | undefined {
+  const child = nodeSpawn(argv[0]!, argv.slice(1), { detached: true, stdio: "ignore" });
+  child.on("error", () => {});
+  child.unref();
+  return child.pid;
+}

@@ -5,7 +5,28 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { spawnDetached } from "../runtime/spawn.ts";
 import type { LimitMechanism } from "./detect.ts";
+
+/**
+ * Kills what is left in the slots once gym is gone, however it went (kill -9 runs no exit handler, and bwrap's
+ * --die-with-parent was seen to miss the sandbox's pid 1 when gym was killed mid-run): polls gym's pid each second.
+ */
+const WATCHDOG = `gym=$1; shift
+while kill -0 "$gym" 2>/dev/null; do sleep 1; done
+for base in "$@"; do
+  for slot in "$base"/slot-*; do
+    [ -d "$slot" ] || continue
+    for try in 1 2 3 4 5 6 7 8 9 10; do
+      pids=$(cat "$slot/cgroup.procs" 2>/dev/null)
+      [ -z "$pids" ] && break
+      kill -9 $pids 2>/dev/null
+      sleep 0.1
+    done
+    rmdir "$slot" 2>/dev/null
+  done
+  rmdir "$base" 2>/dev/null
+done`;
 
 export interface CgroupSlot {
   /** `cgroup.procs` files the program's first process writes its pid into before it execs the sandbox. */
@@ -99,6 +120,7 @@ export class CgroupPool {
     for (const base of this.bases) mkdirSync(base, { recursive: true });
     if (mechanism === "cgroup-v2") write(join(this.bases[0]!, "cgroup.subtree_control"), "+memory +pids");
     process.once("exit", () => this.removeAll());
+    spawnDetached(["/bin/sh", "-c", WATCHDOG, "gym-sandbox-watchdog", String(process.pid), ...this.bases]);
   }
 
   /** A pool for this mechanism, or null when its files are not writable (then rlimits stand in). */
