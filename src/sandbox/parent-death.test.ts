@@ -15,25 +15,25 @@ function tagged(tag: string): number[] {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-        if (readFileSync(`/proc/${entry}/cmdline`, "latin1").includes(tag)) found.push(Number(entry));
-      } catch {}
+          if (readFileSync(`/proc/${entry}/cmdline`, "latin1").includes(tag)) found.push(Number(entry));
+        } catch {}
+      }
+      return found;
     }
-    return found;
-  }
 
-  (ready ? test : test.skip)("kill -9 of the process that opened the sandbox leaves no sandboxed process behind", async () => {
-    const tag = `parent-death-${process.pid}-${Date.now()}`;
-    const script = `
-      import { openSandbox, detectPython } from ${JSON.stringify(join(import.meta.dir, "index.ts"))};
-      const python = await detectPython();
-      const sandbox = await openSandbox();
-      // A program that forks a child and both sleep: two processes to outlive their parent if they could.
-      await sandbox.run({ argv: [python.executable, "-c", "# ${tag}\\nimport os, time\\nos.fork()\\ntime.sleep(600)"], readOnlyRoots: python.roots, limits: { wallSeconds: 600, cpuSeconds: 600 } });
-    `;
-    const parent = Bun.spawn([process.execPath, "-e", script], { stdout: "ignore", stderr: "ignore" });
-    // The parent's own command line holds the script (and so the tag): count the others.
-    const programs = () => tagged(tag).filter((pid) => pid !== parent.pid);
-    try {
+    (ready ? test : test.skip)("kill -9 of the process that opened the sandbox leaves no sandboxed process behind", async () => {
+  const tag = `parent-death-${process.pid}-${Date.now()}`;
+  const script = `
+    import { openSandbox, detectPython } from ${JSON.stringify(join(import.meta.dir, "index.ts"))};
+    const python = await detectPython();
+    const sandbox = await openSandbox();
+    // A program that forks a child and both sleep: two processes to outlive their parent if they could.
+    await sandbox.run({ argv: [python.executable, "-c", "# ${tag}\\nimport os, time\\nos.fork()\\ntime.sleep(600)"], readOnlyRoots: python.roots, limits: { wallSeconds: 600, cpuSeconds: 600 } });
+  `;
+  const parent = Bun.spawn([process.execPath, "-e", script], { stdout: "ignore", stderr: "ignore" });
+  // The parent's own command line holds the script (and so the tag): count the others.
+  const programs = () => tagged(tag).filter((pid) => pid !== parent.pid);
+  try {
     for (let i = 0; i < 400 && programs().length < 2; i++) await Bun.sleep(25);
     // bwrap (its command line holds the program too), its reaper, the program and its fork.
     expect(programs().length).toBeGreaterThanOrEqual(2);
@@ -44,6 +44,10 @@ function tagged(tag: string): number[] {
   } finally {
     // Never leave a sleeper behind, whatever failed above.
     parent.kill(9);
-    for (const pid of programs()) try { process.kill(pid, "SIGKILL"); } catch {}
+    for (const pid of programs()) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {}
+    }
   }
 }, 30_000);
