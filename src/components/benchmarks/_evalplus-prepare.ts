@@ -1,11 +1,13 @@
 /**
  * HumanEval+ / MBPP+ for the evalplus server, as NeMo Gym's prepare writes them (question = prompt with 4-space
  * indents as tabs, entry_point, canonical_solution, verifier_metadata.task_id), plus the EvalPlus problems file the
- * server reads. The source is EvalPlus's release JSONL (.gz or plain): `+prepare_script_args={source: FILE}`.
+ * server reads. The source is EvalPlus's release JSONL (.gz), downloaded through the download layer into the cache
+ * (`GYM_EVALPLUS_MIRROR` replaces the release URL's folder), or a local copy: `+prepare_script_args={source: FILE}`.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { cacheDir, downloadFile } from "../../download/index.ts";
 import { writeFileAtomic } from "../../runtime/files.ts";
 import type { PrepareContext } from "./_prepare.ts";
 
@@ -40,13 +42,8 @@ export function evalplusRow(problem: Record<string, unknown>): Record<string, un
 }
 
 export async function prepareEvalPlus(context: PrepareContext, release: EvalPlusRelease): Promise<string> {
-  const source = context.args.source ? String(context.args.source) : null;
-  if (!source || !existsSync(source)) {
-    throw new Error(
-      `${release.name} comes from EvalPlus's release file ${release.url}; this gym has no download for it yet. ` +
-        `Fetch it where the network allows, then: gym eval prepare … "+prepare_script_args={source: /path/to/${release.url.split("/").pop()}}"`,
-    );
-  }
+  const source = context.args.source ? String(context.args.source) : await downloadRelease(context, release);
+  if (!existsSync(source)) throw new Error(`the EvalPlus release file ${source} does not exist (prepare_script_args.source)`);
   const bytes = readFileSync(source);
   const text = (source.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
   const lines = text.split("\n").filter((l) => l.trim());
@@ -57,6 +54,17 @@ export async function prepareEvalPlus(context: PrepareContext, release: EvalPlus
   writeFileAtomic(problems, `${lines.join("\n")}\n`);
   context.log(`Wrote ${rows.length} problems to ${context.outputPath} and the EvalPlus problems to ${problems}`);
   return context.outputPath;
+}
+
+/** The release file in the download cache (fetched once; offline mode refuses with the URL and how to pre-fetch). */
+async function downloadRelease(context: PrepareContext, release: EvalPlusRelease): Promise<string> {
+  const name = release.url.split("/").pop()!;
+  const mirror = process.env.GYM_EVALPLUS_MIRROR?.replace(/\/+$/, "");
+  const url = mirror ? `${mirror}/${name}` : release.url;
+  const dest = join(cacheDir(), "evalplus", name);
+  if (existsSync(dest)) return dest;
+  context.log(`Downloading ${release.name} from ${url}...`);
+  return (await downloadFile(url, dest, { label: `${release.name} (${name})`, log: context.log })).path;
 }
 
 /** Python's json output, whose inputs may hold NaN and ±Infinity outside strings (JSON.parse refuses them: made null). */

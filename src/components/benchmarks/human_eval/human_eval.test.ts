@@ -1,8 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { Hono } from "hono";
+import { serve } from "../../../runtime/serve.ts";
 import { detectSandbox } from "../../../sandbox/index.ts";
 import { gym } from "../../../testing/binary.ts";
 import { evalplusRow, parsePythonJson } from "../_evalplus-prepare.ts";
@@ -21,19 +23,24 @@ describe("human_eval / mbpp prepare", () => {
     expect(parsePythonJson('{"a": [NaN, -Infinity, Infinity], "s": "NaN \\" Infinity"}')).toEqual({ a: [null, null, null], s: 'NaN " Infinity' });
   });
 
-  test("without a source file the refusal names EvalPlus's release URL and how to pass the file", async () => {
+  test("offline, the download of EvalPlus's release file is refused naming its URL and how to pre-fetch", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "gym-he-"));
-    const r = await gym(["eval", "prepare", "--benchmark", "human_eval"], { cwd });
+    const r = await gym(["eval", "prepare", "--benchmark", "human_eval"], { cwd, env: { GYM_OFFLINE: "1", NEMO_GYM_CACHE_DIR: join(cwd, "cache") } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("HumanEvalPlus-v0.1.10.jsonl.gz");
-    expect(r.stderr).toContain("+prepare_script_args={source:");
+    expect(r.stderr).toContain("https://github.com/evalplus/humanevalplus_release/releases/download/v0.1.10/HumanEvalPlus-v0.1.10.jsonl.gz");
+    expect(r.stderr).toContain("gym env prefetch");
   });
 
   (hasBwrap ? test : test.skip)("prepare from a release file, then eval run --benchmark human_eval against the mock model", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "gym-he-"));
-    const source = join(cwd, "HumanEvalPlus-v0.1.10.jsonl.gz");
-    writeFileSync(source, gzipSync(readFileSync(fixture)));
-    const prepared = await gym(["eval", "prepare", "--benchmark", "human_eval", `+prepare_script_args={source: ${source}}`], { cwd });
+    // The release file comes from a loopback mirror through the download layer, into the cache.
+    const app = new Hono();
+    app.get("/HumanEvalPlus-v0.1.10.jsonl.gz", (c) => c.body(gzipSync(readFileSync(fixture))));
+    const mirror = await serve(app.fetch, { host: "127.0.0.1", port: 0 });
+    const env = { GYM_EVALPLUS_MIRROR: mirror.url, NEMO_GYM_CACHE_DIR: join(cwd, "cache") };
+    const prepared = await gym(["eval", "prepare", "--benchmark", "human_eval"], { cwd, env });
+    mirror.stop();
+    expect(existsSync(join(cwd, "cache", "evalplus", "HumanEvalPlus-v0.1.10.jsonl.gz"))).toBe(true);
     expect(prepared.stderr).not.toContain("Error");
     const rows = readFileSync(join(cwd, "benchmarks/human_eval/data/human_eval_benchmark.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(rows.map((r) => r.verifier_metadata.task_id)).toEqual(["HumanEval/0", "HumanEval/1", "HumanEval/2", "HumanEval/3", "HumanEval/4"]);
