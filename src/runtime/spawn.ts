@@ -93,8 +93,8 @@ export async function runProbe(argv: string[], options: SpawnOptions = {}): Prom
 }
 
 /** Starts a program that outlives this process (own session, no stdio, not waited for): a watchdog. */
-export function spawnDetached(argv: string[]): number | undefined {
-  const child = nodeSpawn(argv[0]!, argv.slice(1), { detached: true, stdio: "ignore" });
+export function spawnDetached(argv: string[], env?: Record<string, string>): number | undefined {
+  const child = nodeSpawn(argv[0]!, argv.slice(1), { detached: true, stdio: "ignore", env });
   child.on("error", () => {});
   child.unref();
   return child.pid;

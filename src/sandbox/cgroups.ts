@@ -120,7 +120,7 @@ export class CgroupPool {
     for (const base of this.bases) mkdirSync(base, { recursive: true });
     if (mechanism === "cgroup-v2") write(join(this.bases[0]!, "cgroup.subtree_control"), "+memory +pids");
     process.once("exit", () => this.removeAll());
-    spawnDetached(["/bin/sh", "-c", WATCHDOG, "gym-sandbox-watchdog", String(process.pid), ...this.bases]);
+    spawnDetached(["/bin/sh", "-c", WATCHDOG, "gym-sandbox-watchdog", String(process.pid), ...this.bases], { PATH: "/usr/bin:/bin" });
   }
 
   /** A pool for this mechanism, or null when its files are not writable (then rlimits stand in). */

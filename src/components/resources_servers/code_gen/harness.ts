@@ -6,6 +6,8 @@
  * `<nonce><json>` to its own stdout; the program's stdout goes to /dev/null, so a program cannot fake a verdict
  * by printing. The guard is kept for parity (it changes which programs pass); safety comes from the sandbox.
  */
+import { DISABLE_DESTRUCTIVE_PY } from "../_common/python-guard.ts";
+
 export const HARNESS_PY = String.raw`
 import ast, faulthandler, json, math, os, signal, sys, time, traceback
 from decimal import Decimal
@@ -278,14 +280,7 @@ def reliability_guard(maximum_memory_bytes):
                 print(repr(e))
     faulthandler.disable()
     builtins.quit = None
-    os.environ["OMP_NUM_THREADS"] = "1"
-    for name in ["kill", "system", "putenv", "remove", "removedirs", "rmdir", "fchdir", "setuid", "fork", "forkpty", "killpg", "rename", "renames", "truncate", "replace", "unlink", "fchmod", "fchown", "chmod", "chown", "chroot", "lchflags", "lchmod", "lchown", "getcwd", "chdir"]:
-        setattr(os, name, None)
-    shutil.rmtree = shutil.move = shutil.chown = None
-    subprocess.Popen = None
-    builtins.help = None
-    for name in ["ipdb", "joblib", "resource", "psutil", "tkinter"]:
-        sys.modules[name] = None
+${DISABLE_DESTRUCTIVE_PY}
 
 
 def run_test(in_outs, code, timeout):

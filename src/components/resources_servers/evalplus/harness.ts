@@ -7,6 +7,8 @@
  * EvalPlus's float rule (atol, else 1e-6 for float outputs, rtol 1e-7), its special oracles, and its
  * reliability guard. Answers `<nonce><json>` on its own stdout; the program's output is swallowed.
  */
+import { DISABLE_DESTRUCTIVE_PY } from "../_common/python-guard.ts";
+
 export const EVALPLUS_HARNESS_PY = String.raw`
 import contextlib, faulthandler, io, json, math, os, signal, sys, time
 REQUEST = json.loads(sys.stdin.buffer.read())
@@ -95,14 +97,7 @@ def reliability_guard(maximum_memory_bytes):
     faulthandler.disable()
     builtins.exit = None
     builtins.quit = None
-    os.environ["OMP_NUM_THREADS"] = "1"
-    for name in ["kill", "system", "putenv", "remove", "removedirs", "rmdir", "fchdir", "setuid", "fork", "forkpty", "killpg", "rename", "renames", "truncate", "replace", "unlink", "fchmod", "fchown", "chmod", "chown", "chroot", "lchflags", "lchmod", "lchown", "getcwd", "chdir"]:
-        setattr(os, name, None)
-    shutil.rmtree = shutil.move = shutil.chown = None
-    subprocess.Popen = None
-    builtins.help = None
-    for name in ["ipdb", "joblib", "resource", "psutil", "tkinter"]:
-        sys.modules[name] = None
+${DISABLE_DESTRUCTIVE_PY}
 
 
 def groundtruth(problem):
