@@ -23,6 +23,8 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
       download: { description: "Download a dataset file from Hugging Face (default) or GitLab", load: () => import("./dataset/download.ts") },
       rm: { description: "Delete a dataset from the GitLab registry (asks first)", load: () => import("./dataset/rm.ts") },
       migrate: { description: "Move a dataset from GitLab to Hugging Face (upload, check, delete)", load: () => import("./dataset/migrate.ts") },
+      init: { description: "Scaffold a Harbor-format dataset (dataset.toml plus one task)", load: () => import("./dataset/init.ts") },
+      validate: { description: "Run each Harbor task's reference solution through its verifier", load: () => import("./dataset/validate.ts") },
     },
   },
   env: {

@@ -17,8 +17,10 @@ export interface BwrapPlan {
   setpriv: string | null;
   /** Host folders bound read-only at the same path (the interpreter's prefix). */
   readOnlyRoots: string[];
-  /** Host folder → sandbox path, read-only (the program and its tests). */
-  binds: { host: string; path: string }[];
+  /** Host folder → sandbox path, read-only (the program and its tests) unless `writable` (a task's workdir, logs). */
+  binds: { host: string; path: string; writable?: boolean }[];
+  /** The working directory inside (default /tmp). */
+  cwd?: string;
   tmpBytes: number;
   env: Record<string, string>;
   argv: string[];
@@ -61,8 +63,8 @@ export function bwrapArgv(plan: BwrapPlan): string[] {
     if (underSystemDir(path) || !existsSync(path)) continue;
     args.push(...ancestors(path, made), "--ro-bind", path, path);
   }
-  for (const bind of plan.binds) args.push(...ancestors(bind.path, made), "--ro-bind", bind.host, bind.path);
-  args.push("--chdir", "/tmp", "--clearenv");
+  for (const bind of plan.binds) args.push(...ancestors(bind.path, made), bind.writable ? "--bind" : "--ro-bind", bind.host, bind.path);
+  args.push("--chdir", plan.cwd ?? "/tmp", "--clearenv");
   const env = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/tmp", LANG: "C.UTF-8", TMPDIR: "/tmp", ...plan.env };
   for (const [key, value] of Object.entries(env)) args.push("--setenv", key, value);
   if (root) {

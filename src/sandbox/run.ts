@@ -44,6 +44,10 @@ export interface SandboxRequest {
   readOnlyRoots?: string[];
   /** Files written into a fresh host folder bound read-only at `/sandbox` (the program, its tests). */
   files?: Record<string, string | Uint8Array>;
+  /** Extra host folders bound at a sandbox path (writable ones must be writable by the sandbox user: see `info.user`). */
+  binds?: { host: string; path: string; writable?: boolean }[];
+  /** Working directory inside the sandbox (default /tmp). */
+  cwd?: string;
   limits?: Partial<SandboxLimits>;
 }
 
@@ -122,7 +126,8 @@ export async function runSandboxed(context: RunContext, request: SandboxRequest)
           bwrap: context.info.bwrap!.path,
           setpriv: process.getuid?.() === 0 ? context.info.setpriv : null,
           readOnlyRoots: request.readOnlyRoots ?? [],
-          binds: folder ? [{ host: folder, path: "/sandbox" }] : [],
+          binds: [...(folder ? [{ host: folder, path: "/sandbox" }] : []), ...(request.binds ?? [])],
+          cwd: request.cwd,
           tmpBytes: limits.tmpBytes,
           // A tag a test sets on gym to find every process of its runs afterwards (by /proc/<pid>/environ).
           env: { ...(process.env.GYM_SANDBOX_TAG ? { GYM_SANDBOX_TAG: process.env.GYM_SANDBOX_TAG } : {}), ...request.env },

@@ -38,6 +38,13 @@ describe("sandbox: the command line", () => {
     expect(argv).toContain("--unshare-user");
     expect(argv.slice(-4)).toEqual(["--cap-drop", "ALL", "--", "/usr/bin/python3"]);
   });
+
+  test("a writable bind (a Harbor task's workdir) is --bind, the others --ro-bind; --chdir follows cwd", () => {
+    const argv = bwrapArgv({ bwrap: "bwrap", setpriv: null, readOnlyRoots: [], binds: [{ host: "/h/work", path: "/app", writable: true }, { host: "/h/tests", path: "/tests" }], cwd: "/app", tmpBytes: 1024, env: {}, argv: ["/bin/bash"] });
+    expect(argv.slice(argv.indexOf("/h/work") - 1, argv.indexOf("/h/work") + 2)).toEqual(["--bind", "/h/work", "/app"]);
+    expect(argv.slice(argv.indexOf("/h/tests") - 1, argv.indexOf("/h/tests") + 2)).toEqual(["--ro-bind", "/h/tests", "/tests"]);
+    expect(argv.slice(argv.indexOf("--chdir"), argv.indexOf("--chdir") + 2)).toEqual(["--chdir", "/app"]);
+  });
 });
 
 describe("sandbox: without bubblewrap", () => {

@@ -1,0 +1,45 @@
+/**
+ * `gym dataset validate` (spec harbor-atif §2.1, §2.3): every selected task through the oracle, one at a time,
+ * results under `results/harbor/validation/<taskset>/` (tasks.jsonl, skipped.json, run_config_harbor_oracle.yaml,
+ * rollouts.jsonl, verifier/<task_id>/). Passing means: every selected task loaded, had a solution and scored ≥ 1.
+ */
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { stringify } from "yaml";
+import { runOracle, writeAtomic, type OracleRow } from "./oracle.ts";
+import type { TaskSet } from "./tasks.ts";
+
+export interface ValidateOutcome {
+  dir: string;
+  rows: OracleRow[];
+  lines: string[];
+  passed: boolean;
+}
+
+function status(row: OracleRow): string {
+  if (row.oracle === "unvalidated") return "unvalidated (no solution/)";
+  if (row.mask_sample) return `masked (${row.failure_kind})`;
+  return row.failure_kind ? `oracle ${row.oracle} (${row.failure_kind})` : `oracle ${row.oracle}`;
+}
+
+export async function validateTaskSet(set: TaskSet, options: { resultsRoot?: string; sandbox: string; log: (line: string) => void }): Promise<ValidateOutcome> {
+  const dir = resolve(options.resultsRoot ?? "results", "harbor", "validation", set.taskset);
+  mkdirSync(join(dir, "verifier"), { recursive: true });
+  const tasksJsonl = set.tasks.map((t) => JSON.stringify({ _ng_task_id: { taskset: set.taskset, task_id: t.id }, responses_create_params: { input: [{ role: "user", content: t.instruction }], metadata: { agent_timeout_sec: String(t.agentTimeoutSec) } } }));
+  writeAtomic(join(dir, "tasks.jsonl"), tasksJsonl.map((l) => `${l}\n`).join(""));
+  writeAtomic(join(dir, "skipped.json"), `${JSON.stringify(set.skipped, null, 2)}\n`);
+  writeAtomic(join(dir, "run_config_harbor_oracle.yaml"), stringify({ target: set.root, taskset: set.taskset, agent: "harbor_oracle", sandbox: options.sandbox, tasks: set.tasks.map((t) => t.id) }));
+  const rows: OracleRow[] = [];
+  const lines: string[] = [];
+  for (const [index, task] of set.tasks.entries()) {
+    options.log(`[${index + 1}/${set.tasks.length}] ${task.id}: running solution/solve.sh, then tests/test.sh`);
+    const row = await runOracle(task, set.taskset, join(dir, "verifier"));
+    rows.push(row);
+    const line = `${task.id}  ${status(row)}  ${row.oracle === "unvalidated" ? "-" : row.reward}`;
+    lines.push(row.failure_reason && row.reward < 1 ? `${line}\n    ${row.failure_reason.trim().split("\n").join("\n    ")}` : line);
+  }
+  for (const skip of set.skipped) lines.push(`${skip.task_id}  failed: ${skip.reason}  -`);
+  writeAtomic(join(dir, "rollouts.jsonl"), rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  const passed = set.skipped.length === 0 && rows.length > 0 && rows.every((r) => r.oracle !== "unvalidated" && !r.mask_sample && r.reward >= 1);
+  return { dir, rows, lines, passed };
+}

@@ -1,0 +1,91 @@
+/**
+ * The plain-Linux sandbox provider `local` (spec harbor-atif §2.4, §3) on bubblewrap: one host folder per
+ * sandbox with work/ (bound writable at the task's workdir), tests/, solution/ (read-only), logs/ (writable at
+ * /logs). Each `exec` is a fresh bwrap run over the same folders with the sandbox layer's limits (wall, CPU,
+ * memory, processes, output); a limit comes back as return_code 125 with error_type "timeout" or "sandbox".
+ * Its limits, stated in --help: the Dockerfile / docker_image is not built or pulled — commands run on the host's
+ * read-only system folders; no network; processes do not survive between exec calls; as root they run as nobody.
+ */
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GymError } from "../errors.ts";
+import { openSandbox, type Sandbox, type SandboxLimits } from "./index.ts";
+
+export const LOCAL_PROVIDER = "local";
+export const LOCAL_PROVIDER_LIMITS =
+  "--sandbox local (plain Linux, bubblewrap): the task's Dockerfile/docker_image is NOT built or pulled; commands run on this host's read-only /usr, /etc, /bin, /lib " +
+  "in a private working dir, with no network, as nobody when gym is root; memory, processes, CPU time, output and wall time are capped; processes do not outlive one command.";
+
+export interface SandboxSpec {
+  workdir: string;
+  env?: Record<string, string>;
+  memoryMib?: number;
+}
+
+export interface SandboxHandle {
+  sandbox_id: string;
+  provider_name: string;
+  /** The host folder holding work/, tests/, solution/, logs/. */
+  root: string;
+  spec: SandboxSpec;
+  sandbox: Sandbox;
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  return_code: number;
+  error_type: "timeout" | "sandbox" | null;
+  /** The limit's one-line reason when error_type is set. */
+  reason: string | null;
+}
+
+const MOUNTS = { work: null, tests: "/tests", solution: "/solution", logs: "/logs" } as const;
+
+export async function createSandbox(spec: SandboxSpec): Promise<SandboxHandle> {
+  const sandbox = await openSandbox("bwrap", "the local Harbor sandbox provider");
+  const root = mkdtempSync(join(tmpdir(), "gym-harbor-"));
+  for (const dir of ["work", "tests", "solution", "logs", "logs/agent", "logs/verifier", "logs/artifacts"]) {
+    mkdirSync(join(root, dir), { recursive: true });
+    chmodSync(join(root, dir), 0o777); // the sandbox user (nobody when gym is root) writes here
+  }
+  const handle: SandboxHandle = { sandbox_id: root.split("/").pop()!, provider_name: LOCAL_PROVIDER, root, spec, sandbox };
+  const probe = await execIn(handle, "printf local-sandbox-ready", { timeoutS: 10 });
+  if (probe.stdout !== "local-sandbox-ready") {
+    closeSandbox(handle);
+    throw new GymError("E_SANDBOX", `the local sandbox did not start: ${probe.reason ?? probe.stderr.trim()}`, { hint: "check that bwrap works here (gym --version --json shows the sandbox)" });
+  }
+  return handle;
+}
+
+/** Copies a host folder's contents into one of the sandbox's mounted folders (`/tests`, `/solution`). */
+export function uploadDir(handle: SandboxHandle, hostDir: string, mount: "tests" | "solution"): void {
+  rmSync(join(handle.root, mount), { recursive: true, force: true });
+  cpSync(hostDir, join(handle.root, mount), { recursive: true, dereference: false });
+  chmodSync(join(handle.root, mount), 0o755);
+}
+
+/** Host path of a sandbox folder (`logs/verifier`, `work`). */
+export function hostPath(handle: SandboxHandle, sub: string): string {
+  return join(handle.root, sub);
+}
+
+export async function execIn(handle: SandboxHandle, command: string, options: { env?: Record<string, string>; timeoutS: number; limits?: Partial<SandboxLimits> }): Promise<ExecResult> {
+  const binds = Object.entries(MOUNTS).map(([dir, path]) => ({ host: join(handle.root, dir), path: path ?? handle.spec.workdir, writable: dir === "work" || dir === "logs" }));
+  const memory = (handle.spec.memoryMib ?? 2048) * 1024 ** 2;
+  const result = await handle.sandbox.run({
+    argv: ["/bin/bash", "-c", command],
+    env: { HOME: handle.spec.workdir, ...handle.spec.env, ...options.env },
+    binds,
+    cwd: handle.spec.workdir,
+    limits: { wallSeconds: options.timeoutS, cpuSeconds: options.timeoutS, memoryBytes: memory, processes: 256, ...options.limits },
+  });
+  const errorType = result.limit === "wall" ? "timeout" : result.limit ? "sandbox" : null;
+  return { stdout: result.stdout, stderr: result.stderr, return_code: errorType ? 125 : (result.exitCode ?? 128), error_type: errorType, reason: result.reason };
+}
+
+/** Removes the sandbox's folders; idempotent. */
+export function closeSandbox(handle: SandboxHandle): void {
+  rmSync(handle.root, { recursive: true, force: true });
+}
