@@ -90,4 +90,19 @@ describe("gym dataset validate --sandbox local", () => {
     expect(out.stdout).toContain("hello  failed:");
     expect(out.stdout).toContain("task.toml");
   });
+
+  sandboxed("gym eval run TARGET --agent harbor_oracle: reward 1 under results/harbor/<taskset>/, apart from validation; --exclude-tasks", async () => {
+    const cwd = await scaffold();
+    const out = await gym(["eval", "run", "my-dataset", "--agent", "harbor_oracle", "--sandbox", "local", "--json"], { cwd });
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ scored: 1, mean_reward: 1 });
+    const row = JSON.parse(readFileSync(join(cwd, "results", "harbor", "my-dataset", "rollouts.jsonl"), "utf8"));
+    expect(row).toMatchObject({ _ng_task_id: { taskset: "my-dataset", task_id: "hello" }, reward: 1 });
+    expect(existsSync(join(cwd, "results", "harbor", "validation"))).toBe(false);
+    const excluded = await gym(["eval", "run", "my-dataset", "--agent", "harbor_oracle", "--exclude-tasks", "hel*"], { cwd });
+    expect(excluded.code).toBe(2);
+    const noAgent = await gym(["eval", "run", "my-dataset/hello"], { cwd });
+    expect(noAgent.code).toBe(2);
+    expect(noAgent.stderr).toContain("--agent harbor_oracle");
+  });
 });

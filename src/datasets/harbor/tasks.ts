@@ -2,7 +2,7 @@
  * Harbor task folders (spec harbor-atif §1.1–1.2, §2.1): a TARGET folder with task.toml is one task, else its
  * sub-folders (up to six levels, hidden ones skipped, symlinked task folders refused) with task.toml are the
  * tasks. Each loads into what the oracle needs: workdir, env, timeouts, memory; a folder that fails to load is
- * listed as skipped with the reason. `--only-tasks` globs select by task id (the folder name).
+ * listed as skipped with the reason. `--only-tasks` / `--exclude-tasks` globs select by task id (the folder name).
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
@@ -110,7 +110,7 @@ export function globMatcher(patterns: string[]): (id: string) => boolean {
 }
 
 /** Loads a TARGET folder's tasks (filtered by `only`), or throws a GymError when it is no task folder at all. */
-export function loadTaskSet(target: string, only: string[] = []): TaskSet {
+export function loadTaskSet(target: string, only: string[] = [], exclude: string[] = []): TaskSet {
   const root = resolve(target);
   if (/^harbor:/.test(target)) throw new GymError("E_BAD_FLAG_VALUE", `hub references (${target}) are not supported by this build`, { hint: "pass a local task folder or a folder of task folders" });
   if (!existsSync(root) || !statSync(root).isDirectory()) {
@@ -120,8 +120,9 @@ export function loadTaskSet(target: string, only: string[] = []): TaskSet {
   if (existsSync(join(root, "task.toml"))) dirs.push(root);
   else findTaskDirs(root, 1, dirs);
   if (dirs.length === 0) throw new GymError("E_INPUT_EMPTY", `${root} holds no task folder (no task.toml in it or in its sub-folders)`, { hint: "a Harbor task folder has task.toml, instruction.md and tests/test.sh" });
-  const selected = only.length ? dirs.filter((d) => globMatcher(only)(basename(d))) : dirs;
-  if (selected.length === 0) throw new GymError("E_BAD_FLAG_VALUE", `--only-tasks ${only.join(",")} selects none of the ${dirs.length} task(s) in ${root}`, { hint: `task ids: ${dirs.map((d) => basename(d)).slice(0, 10).join(", ")}` });
+  const excluded = exclude.length ? globMatcher(exclude) : () => false;
+  const selected = (only.length ? dirs.filter((d) => globMatcher(only)(basename(d))) : dirs).filter((d) => !excluded(basename(d)));
+  if (selected.length === 0) throw new GymError("E_BAD_FLAG_VALUE", `${[only.length ? `--only-tasks ${only.join(",")}` : "", exclude.length ? `--exclude-tasks ${exclude.join(",")}` : ""].filter(Boolean).join(" with ")} selects none of the ${dirs.length} task(s) in ${root}`, { hint: `task ids: ${dirs.map((d) => basename(d)).slice(0, 10).join(", ")}` });
   const set: TaskSet = { taskset: basename(root), root, tasks: [], skipped: [] };
   for (const dir of selected) {
     try {

@@ -1,6 +1,6 @@
 /**
- * `gym dataset validate` (spec harbor-atif §2.1, §2.3): every selected task through the oracle, one at a time,
- * results under `results/harbor/validation/<taskset>/` (tasks.jsonl, skipped.json, run_config_harbor_oracle.yaml,
+ * `gym dataset validate` and `gym eval run TARGET --agent harbor_oracle` (spec harbor-atif §2.1, §2.3): every selected task through the oracle, one at a time,
+ * results under `results/harbor/validation/<taskset>/` (an evaluation: `results/harbor/<taskset>/`) (tasks.jsonl, skipped.json, run_config_harbor_oracle.yaml,
  * rollouts.jsonl, verifier/<task_id>/). Passing means: every selected task loaded, had a solution and scored ≥ 1.
  */
 import { mkdirSync } from "node:fs";
@@ -22,8 +22,9 @@ function status(row: OracleRow): string {
   return row.failure_kind ? `oracle ${row.oracle} (${row.failure_kind})` : `oracle ${row.oracle}`;
 }
 
-export async function validateTaskSet(set: TaskSet, options: { resultsRoot?: string; sandbox: string; log: (line: string) => void }): Promise<ValidateOutcome> {
-  const dir = resolve(options.resultsRoot ?? "results", "harbor", "validation", set.taskset);
+export async function validateTaskSet(set: TaskSet, options: { kind?: "validation" | "eval"; resultsRoot?: string; sandbox: string; log: (line: string) => void }): Promise<ValidateOutcome> {
+  // An evaluation never shares a folder with a validation of the same target (it would resume from oracle rewards).
+  const dir = resolve(options.resultsRoot ?? "results", "harbor", ...(options.kind === "eval" ? [] : ["validation"]), set.taskset);
   mkdirSync(join(dir, "verifier"), { recursive: true });
   const tasksJsonl = set.tasks.map((t) => JSON.stringify({ _ng_task_id: { taskset: set.taskset, task_id: t.id }, responses_create_params: { input: [{ role: "user", content: t.instruction }], metadata: { agent_timeout_sec: String(t.agentTimeoutSec) } } }));
   writeAtomic(join(dir, "tasks.jsonl"), tasksJsonl.map((l) => `${l}\n`).join(""));

@@ -1,11 +1,15 @@
 /** `gym eval run`: collect rollouts from a model through agents and resources servers, durably (resume, sidecars, metrics). */
 import { GymError } from "../../../errors.ts";
 import { configArgs, configOptions, modelArgs } from "../../_args.ts";
-import { defineGymCommand } from "../../_command.ts";
+import { allValues, defineGymCommand } from "../../_command.ts";
 
 export default defineGymCommand({
   meta: { name: "eval run", description: "Collect rollouts: materialize the dataset, dispatch to agents, verify, write rollouts and metrics" },
   args: {
+    target: { type: "positional", required: false, description: "A Harbor task folder or folder of task folders (with --agent harbor_oracle), in place of --benchmark", valueHint: "TARGET" },
+    sandbox: { type: "string", description: "Harbor TARGET only: the sandbox provider, local (plain Linux on bubblewrap; see gym dataset validate --help for its limits)", valueHint: "PROVIDER" },
+    "only-tasks": { type: "string", description: "Harbor TARGET only: globs over task ids to run", valueHint: "GLOB" },
+    "exclude-tasks": { type: "string", description: "Harbor TARGET only: globs over task ids to leave out", valueHint: "GLOB" },
     ...configArgs,
     ...modelArgs,
     serve: { type: "boolean", default: true, description: "Start the configured servers in this process", negativeDescription: "Collect against servers already running (`gym env start`, or NeMo Gym's), found through the head server" },
@@ -28,6 +32,7 @@ export default defineGymCommand({
     "gym eval run --resources-server mcqa --model-type openai_model --model gpt-4.1-mini \\",
     "    --model-url https://api.openai.com/v1 --model-api-key $OPENAI_API_KEY --output results/mcqa.jsonl",
     "gym eval run --resources-server mcqa --model-type mock_model --num-repeats 4 --concurrency 64 -o results/mock.jsonl",
+    "gym eval run my-dataset --agent harbor_oracle --sandbox local   # Harbor tasks: results/harbor/<taskset>/",
     "gym eval run ... --resume                       # after a crash or kill: no lost, no duplicated rollout",
     "gym eval run ... +route_failures_to_sidecar=true +require_complete=true   # Hydra-only keys",
     "",
@@ -39,7 +44,12 @@ export default defineGymCommand({
     "Exit codes: 0 done (or partial results without require_complete), 1 error or nothing scored,",
     "75 incomplete and --resume can make progress, 76 incomplete and retrying will not help.",
   ],
-  async run({ args, rawArgs, overrides }) {
+  async run({ args, rawArgs, overrides, json }) {
+    if (typeof args.target === "string") {
+      const { harborEvalRun } = await import("./_harbor.ts");
+      const only = allValues(rawArgs, "only-tasks");
+      return harborEvalRun({ target: args.target, agent: args.agent, sandbox: args.sandbox, only, exclude: allValues(rawArgs, "exclude-tasks"), json });
+    }
     const { evalRun } = await import("./_main.ts");
     const flagValues = flagKeys(args);
     const options = await configOptions(args, rawArgs, overrides, { mode: "run", flagValues });

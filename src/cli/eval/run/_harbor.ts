@@ -1,0 +1,36 @@
+/** `gym eval run TARGET --agent harbor_oracle`: a Harbor task folder (or folder of them) through the oracle, results under results/harbor/<taskset>/. */
+import { GymError } from "../../../errors.ts";
+
+export interface HarborRunArgs {
+  target: string;
+  agent?: string;
+  sandbox?: string;
+  only: string[];
+  exclude: string[];
+  json: boolean;
+}
+
+export async function harborEvalRun(args: HarborRunArgs): Promise<number> {
+  if (args.agent !== "harbor_oracle") {
+    throw new GymError("E_BAD_FLAG_VALUE", `a Harbor TARGET runs with --agent harbor_oracle in this build${args.agent ? `, not ${args.agent}` : ""}`, {
+      hint: `gym eval run ${args.target} --agent harbor_oracle --sandbox local (model-driven terminal agents are not built yet)`,
+    });
+  }
+  if ((args.sandbox ?? "local") !== "local") {
+    throw new GymError("E_BAD_FLAG_VALUE", `--sandbox ${args.sandbox} is not available in this build`, { hint: "use --sandbox local (plain Linux on bubblewrap)" });
+  }
+  const [{ loadTaskSet }, { validateTaskSet }, { LOCAL_PROVIDER_LIMITS }] = await Promise.all([
+    import("../../../datasets/harbor/tasks.ts"),
+    import("../../../datasets/harbor/validate.ts"),
+    import("../../../sandbox/local-provider.ts"),
+  ]);
+  const set = loadTaskSet(args.target, args.only, args.exclude);
+  process.stderr.write(`${set.taskset}: ${set.tasks.length} task(s)${set.skipped.length ? `, ${set.skipped.length} did not load (skipped.json)` : ""}\n${LOCAL_PROVIDER_LIMITS}\n`);
+  const outcome = await validateTaskSet(set, { kind: "eval", sandbox: "local", log: (line) => process.stderr.write(`${line}\n`) });
+  const scored = outcome.rows.filter((r) => r.oracle !== "unvalidated" && !r.mask_sample);
+  const mean = scored.length ? scored.reduce((sum, r) => sum + r.reward, 0) / scored.length : null;
+  if (args.json) process.stdout.write(`${JSON.stringify({ results_dir: outcome.dir, scored: scored.length, mean_reward: mean, tasks: outcome.rows, skipped: set.skipped })}\n`);
+  else process.stdout.write(`${outcome.lines.join("\n")}\n`);
+  process.stderr.write(`${scored.length}/${set.tasks.length + set.skipped.length} task(s) scored, mean reward ${mean ?? "-"}; rollouts in ${outcome.dir}/rollouts.jsonl\n`);
+  return scored.length > 0 ? 0 : 1;
+}
