@@ -206,3 +206,13 @@ export function highestKMetrics(agentMetrics: Row, pattern: string, scoreNames?:
   const top = Math.max(...matches.map(([k]) => k));
   return Object.fromEntries(matches.filter(([k]) => k === top).map(([, key]) => [key, agentMetrics[key]]));
 }
+
+/** The key metrics of a pass@k / majority@k server (math_with_judge, frontierscience_judge): mean tokens, then the highest k of each. */
+export function passMajorityKeyMetrics(agentMetrics: Row): Row {
+  const key: Row = {};
+  for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
+  Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
+  Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", undefined, ["no_answer"]));
+  Object.assign(key, highestKMetrics(agentMetrics, "majority@{k}", undefined, ["no_answer"]));
+  return key;
+}

@@ -3,11 +3,11 @@
  * per rollout plus `manifest.jsonl`. Every row is checked first and all problems are reported together; the files
  * are staged in a temporary folder and renamed into place, so a failed export publishes nothing.
  */
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { GymError } from "../../errors.ts";
 import { readJsonl } from "../../jsonl/read.ts";
+import { sha256 } from "../../outputs/digest.ts";
 import { toAtif } from "./convert.ts";
 
 export interface AtifExportOptions {
@@ -64,7 +64,7 @@ export async function exportAtif(o: AtifExportOptions): Promise<{ dir: string; t
     const manifest: string[] = [];
     for (const doc of documents.sort((a, b) => a.task - b.task || a.rollout - b.rollout)) {
       writeFileSync(join(staging, doc.name), doc.text);
-      const sha = createHash("sha256").update(doc.text).digest("hex");
+      const sha = sha256(doc.text);
       manifest.push(JSON.stringify({ _ng_rollout_index: doc.rollout, _ng_task_index: doc.task, expected_sha256: sha, trajectory_path: doc.name }));
     }
     writeFileSync(join(staging, "manifest.jsonl"), `${manifest.join("\n")}\n`);

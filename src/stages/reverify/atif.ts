@@ -3,16 +3,15 @@
  * materialized inputs only through an explicit manifest, projected to the Gym `response` a verifier reads.
  * Anything outside that bounded profile is refused with the file and the reason, never guessed at.
  */
-import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { GymError } from "../../errors.ts";
 import type { Row } from "../../jsonl/read.ts";
+import { sha256 as sha } from "../../outputs/digest.ts";
 
 type Any = Record<string, any>;
 const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
-const sha = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 const MANIFEST_KEYS = new Set(["trajectory_path", "_ng_task_index", "_ng_rollout_index", "expected_sha256"]);
 
 /** Rollout rows (`_ng_task_index`, `_ng_rollout_index`, `response`, `_ng_atif_provenance`) for the manifest's trajectories. */

@@ -1,5 +1,5 @@
 /** frontierscience_judge: one LLM-judge pass per answer — `Judgement: YES/NO` (olympiad) or a 10-point rubric score (research); pass@k per subject in its metrics. */
-import { computePassMajorityMetrics, computeSubsetMetrics, highestKMetrics } from "../../../metrics/pass-k.ts";
+import { computePassMajorityMetrics, computeSubsetMetrics, passMajorityKeyMetrics } from "../../../metrics/pass-k.ts";
 import { pyFloat } from "../../../metrics/pyjson.ts";
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
@@ -161,12 +161,5 @@ export default defineResourcesServer<FrontierScienceConfig, State>({
       ...computeSubsetMetrics(tasks, "subject", { scoreFn, answerKey: "extracted_answer" }),
     };
   },
-  keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", undefined, ["no_answer"]));
-    Object.assign(key, highestKMetrics(agentMetrics, "majority@{k}", undefined, ["no_answer"]));
-    return key;
-  },
+  keyMetrics: (agentMetrics) => passMajorityKeyMetrics(agentMetrics) as JsonObject,
 });

@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
-import { computePassMajorityMetrics, highestKMetrics } from "../../../metrics/pass-k.ts";
+import { computePassMajorityMetrics, passMajorityKeyMetrics } from "../../../metrics/pass-k.ts";
 import { outputText } from "../_common/output.ts";
 import { VerifierPool } from "../_math_verify/pool.ts";
 import { Judge, judgeConfigFields } from "../_judge/index.ts";
@@ -60,12 +60,5 @@ export default defineResourcesServer<MathWithJudgeConfig, { pool: VerifierPool; 
       },
       answerKey: "extracted_answer",
     }).metrics,
-  keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", undefined, ["no_answer"]));
-    Object.assign(key, highestKMetrics(agentMetrics, "majority@{k}", undefined, ["no_answer"]));
-    return key;
-  },
+  keyMetrics: (agentMetrics) => passMajorityKeyMetrics(agentMetrics) as JsonObject,
 });
