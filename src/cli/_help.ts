@@ -47,10 +47,15 @@ export function groupHelp(name: string, group: GroupEntry): string {
 function flagLabel(name: string, def: ArgsDef[string]): string {
   // A flag that is on by default is shown by the spelling that turns it off (citty reads `--no-NAME`).
   if (def.type === "boolean" && def.default === true) return `--no-${name}`;
-  const aliases = def.alias === undefined ? [] : Array.isArray(def.alias) ? def.alias : [def.alias];
-  const short = aliases.filter((a) => a.length === 1).map((a) => `-${a}, `).join("");
+  const short = flagAliases(def).filter((a) => a.length === 1).map((a) => `-${a}, `).join("");
   const hint = def.type === "boolean" ? "" : ` ${def.valueHint ?? name.replace(/-/g, "_").toUpperCase()}`;
   return `${short}--${name}${hint}`;
+}
+
+/** A flag's other spellings (`alias: "o"` or `alias: ["o", "out"]`); positionals have none. */
+export function flagAliases(def: ArgsDef[string]): string[] {
+  const alias = "alias" in def ? def.alias : undefined;
+  return alias === undefined ? [] : Array.isArray(alias) ? alias : [alias];
 }
 
 export function commandHelp(path: string, command: GymCommandDef<ArgsDef>): string {

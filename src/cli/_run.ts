@@ -3,7 +3,7 @@ import { parseArgs, type ArgsDef } from "citty";
 import { EXIT, GymError, isGymError, toGymError } from "../errors.ts";
 import { closeMatches } from "../text/difflib.ts";
 import type { GymCommandDef } from "./_command.ts";
-import { commandHelp, groupHelp, rootHelp } from "./_help.ts";
+import { commandHelp, flagAliases, groupHelp, rootHelp } from "./_help.ts";
 import { isGroup, tree } from "./index.ts";
 
 const OVERRIDE_TOKEN = /^(\+\+|\+|~)?[A-Za-z_$][\w.\-/@$]*(=|$)/;
@@ -179,8 +179,7 @@ function resumeCommand(path: string, tokens: string[]): string {
 function findArg(args: ArgsDef, name: string): ArgsDef[string] | undefined {
   for (const [key, def] of Object.entries(args)) {
     if (def.type === "positional") continue;
-    const aliases = def.alias === undefined ? [] : Array.isArray(def.alias) ? def.alias : [def.alias];
-    if (key === name || aliases.includes(name) || kebab(key) === name) return def;
+    if (key === name || flagAliases(def).includes(name) || kebab(key) === name) return def;
     if (def.type === "boolean" && (name === `no-${key}` || name === `no-${kebab(key)}`)) return def;
   }
   return undefined;

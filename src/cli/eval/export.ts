@@ -49,7 +49,7 @@ export default defineGymCommand({
       return;
     }
     const { exportToTracker } = await import("../../export/tracking.ts");
-    const result = await exportToTracker({ tracker: exporter as (typeof EXPORTERS)[number], rolloutsPath: rollouts, keys, log: (line) => process.stderr.write(`${line}\n`) });
+    const result = await exportToTracker({ tracker: exporter as "mlflow" | "wandb", rolloutsPath: rollouts, keys, log: (line) => process.stderr.write(`${line}\n`) });
     const run = result.receipt.backend_run;
     if (json) process.stdout.write(`${JSON.stringify({ status: result.status, ...result.receipt })}\n`);
     else process.stdout.write(result.status === "skipped" ? `Already exported to ${exporter} (run ${run.id}); the receipt matches the run's files, so nothing was sent.\n` : `Exported to ${exporter}: run ${run.id}${run.url ? ` (${run.url})` : ""}${result.receipt.rollouts_uploaded ? ", rollouts included" : ", without rollouts"}.\n`);

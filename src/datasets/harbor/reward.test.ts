@@ -20,7 +20,7 @@ describe("reading a Harbor reward file (reward.json first, then reward.txt)", ()
 
   test("missing, empty, non-numeric, nested, several keys without reward", () => {
     expect(readReward(dirWith({}))).toMatchObject({ ok: false, kind: "harbor:missing_reward" });
-    for (const files of [{ "reward.txt": "" }, { "reward.txt": "yes" }, { "reward.json": "{}" }, { "reward.json": '{"reward": {"a": 1}}' }, { "reward.json": '{"a": 1, "b": 0}' }, { "reward.json": '{"reward": true}' }]) {
+    for (const files of [{ "reward.txt": "" }, { "reward.txt": "yes" }, { "reward.json": "{}" }, { "reward.json": '{"reward": {"a": 1}}' }, { "reward.json": '{"a": 1, "b": 0}' }, { "reward.json": '{"reward": true}' }] as Record<string, string>[]) {
       expect(readReward(dirWith(files))).toMatchObject({ ok: false, kind: "harbor:invalid_reward" });
     }
   });

@@ -1,6 +1,6 @@
 /** Hostile inputs for `gym dataset render` and `gym dataset collate`: bad rows and prompt configs, outputs over inputs, nothing half-written. */
 import { hostileSuite, type HostileCase } from "../hostile.ts";
-import { rawLine, setField } from "../hostile-base.ts";
+import { rawLine, setField, type BaseRun } from "../hostile-base.ts";
 import { aliasBomb, badLines } from "./shared.ts";
 
 const PROMPT = "user: 'Q: {question}'\n";
@@ -28,7 +28,7 @@ const withDataset = (file: string) => (file === "d.jsonl" ? collate() : collate(
 
 const renderCases: HostileCase[] = badLines("d.jsonl", "dataset", (f) => render(f), "render").map((c) => ({
   ...c,
-  files: { "p.yaml": PROMPT, ...Object.fromEntries(Object.entries(c.files!).map(([k, make]) => [k, (b: Parameters<typeof make>[0]) => (typeof make === "function" ? make({ ...b, dataset: raw(b.dataset) }) : make)])) },
+  files: { "p.yaml": PROMPT, ...Object.fromEntries(Object.entries(c.files!).map(([k, make]) => [k, (b: BaseRun) => (typeof make === "function" ? make({ ...b, dataset: raw(b.dataset) }) : make)])) },
 }));
 
 const collateCases: HostileCase[] = badLines("d.jsonl", "dataset", withDataset, "collate").map((c) => ({ ...c, files: { ...c.files, "c.yaml": COLLATE_CONFIG } }));

@@ -1,4 +1,5 @@
 /** `gym eval run`: collect rollouts from a model through agents and resources servers, durably (resume, sidecars, metrics). */
+import type { ConfigValue } from "../../../config/index.ts";
 import { GymError } from "../../../errors.ts";
 import { configArgs, configOptions, modelArgs } from "../../_args.ts";
 import { allValues, defineGymCommand } from "../../_command.ts";
@@ -60,8 +61,8 @@ export default defineGymCommand({
 });
 
 /** The run flags as the config keys they set (so a flag and its `+key=value` spelling behave the same). */
-function flagKeys(args: Record<string, unknown>): Record<string, unknown> {
-  const keys: Record<string, unknown> = {};
+function flagKeys(args: Record<string, unknown>): Record<string, ConfigValue> {
+  const keys: Record<string, ConfigValue | undefined> = {};
   const num = (flag: string) => {
     const v = args[flag];
     if (typeof v !== "string") return undefined;
@@ -87,7 +88,7 @@ function flagKeys(args: Record<string, unknown>): Record<string, unknown> {
   if (args.resume) keys.resume_from_cache = true;
   if (args["disable-aggregation"]) keys.disable_aggregation = true;
   for (const k of Object.keys(keys)) if (keys[k] === undefined) delete keys[k];
-  return keys;
+  return keys as Record<string, ConfigValue>;
 }
 
 function parseRepeatsMap(text: string): Record<string, number> {

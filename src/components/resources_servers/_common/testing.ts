@@ -11,11 +11,11 @@ export function readJsonFile<T = Row>(dir: string, path: string): T {
 }
 
 /** Reads a JSONL file relative to a test's folder (blank lines skipped). */
-export function readJsonlFile(dir: string, path: string): Row[] {
+export function readJsonlFile<T = Row>(dir: string, path: string): T[] {
   return readFileSync(join(dir, path), "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Row);
+    .map((line) => JSON.parse(line) as T);
 }
 
 let counter = 0;

@@ -20,6 +20,7 @@ export interface JudgeConfig extends JsonObject {
 }
 
 const modelServerRef: Field = {
+  schema: { type: "object", properties: { type: { const: "responses_api_models" }, name: { type: "string" } }, required: ["type", "name"] },
   check(x, loc, out) {
     const ok = x !== null && typeof x === "object" && !Array.isArray(x) && (x as JsonObject).type === "responses_api_models" && typeof (x as JsonObject).name === "string";
     if (ok) return x;
@@ -29,6 +30,7 @@ const modelServerRef: Field = {
 };
 
 const createParams: Field = {
+  schema: { type: "object" },
   check(x, loc, out) {
     const checked = checkResponseCreateParams(x);
     if (checked.ok) return x;

@@ -29,7 +29,7 @@ export function pyCsvRows(text: string, delimiter = ","): string[][] {
           return;
         }
         state = "startField";
-      // falls through
+        return step(c); // the same character now starts a field
       case "startField":
         if (eol || newline) {
           save();

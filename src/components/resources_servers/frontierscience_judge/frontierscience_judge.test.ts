@@ -21,8 +21,8 @@ const promptOf = (path: string, body: Row): string => (path === "/v1/chat/comple
 
 describe("frontierscience_judge: published rollouts re-scored by a replaying judge", () => {
   test("5 of 5: reward, verdict, extracted_answer, expected_answer, judge_output", async () => {
-    const rows = readJsonlFile(dir, "data/example.jsonl");
-    const rollouts = readJsonlFile(dir, "data/example_rollouts.jsonl");
+    const rows = readJsonlFile<Row>(dir, "data/example.jsonl");
+    const rollouts = readJsonlFile<Row>(dir, "data/example_rollouts.jsonl");
     const seen: Row[] = [];
     // The stored judge_output of the rollout whose question and answer the prompt carries.
     const lookup: JudgeLookup = (path, body) => {

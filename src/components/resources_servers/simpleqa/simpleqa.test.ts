@@ -23,7 +23,7 @@ describe("simpleqa: grade parsing (golden verdicts from NeMo Gym's parse_judge_g
 
 describe("simpleqa: published rollouts re-scored by a replaying judge", () => {
   const rows = readJsonlFile(dir, "data/example.jsonl");
-  const rollouts = readJsonlFile(dir, "data/example_rollouts.jsonl");
+  const rollouts = readJsonlFile<Record<string, any>>(dir, "data/example_rollouts.jsonl");
   // The replaying judge answers a prompt with the stored judge_output of the rollout whose question, gold
   // target and answer the prompt carries, exactly where the template puts them.
   const lookup: JudgeLookup = (path, body) => {
@@ -55,7 +55,7 @@ describe("simpleqa: published rollouts re-scored by a replaying judge", () => {
 
 describe("simpleqa: judge failures and bad judge answers", () => {
   const row = readJsonlFile(dir, "data/example.jsonl")[0]!;
-  const rollout = readJsonlFile(dir, "data/example_rollouts.jsonl")[0]!;
+  const rollout = readJsonlFile<Record<string, any>>(dir, "data/example_rollouts.jsonl")[0]!;
   const verify = (app: Hono<any>) => post(app, "/verify", { ...row, response: rollout.response });
 
   test("an empty judge text is judge_failed (reward 0, the policy response kept)", async () => {

@@ -22,8 +22,8 @@ const server = (lookup: JudgeLookup, extra: Row = {}): Hono<any> =>
 
 describe("xstest: published rollouts re-scored by a replaying judge (upstream config: WildGuard)", () => {
   test("5 of 5: reward, label, prompt_type, is_refusal, cleaned_response, verdict labels and judge requests", async () => {
-    const rows = readJsonlFile(dir, "data/example.jsonl");
-    const rollouts = readJsonlFile(dir, "data/example_rollouts.jsonl");
+    const rows = readJsonlFile<Row>(dir, "data/example.jsonl");
+    const rollouts = readJsonlFile<Row>(dir, "data/example_rollouts.jsonl");
     const answers = new Map<string, Row>();
     for (const r of rollouts) for (const e of r.judge_evaluations) answers.set(key(e.responses_create_params.input), e.response);
     const app = server((_p, body) => answers.get(key(body.input as Row[])));

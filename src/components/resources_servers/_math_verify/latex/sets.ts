@@ -155,7 +155,7 @@ export class Parser extends ExprParser {
     if (open !== "LB" && open !== "LBV") fail("set");
     this.i++;
     const els = this.semicolonElements(true);
-    this.eat(CLOSE[open]!);
+    this.eat(CLOSE[open!]!);
     return { t: "set", args: els.flat() };
   }
   semicolonElements(withRelation: boolean): Expr[][] {
