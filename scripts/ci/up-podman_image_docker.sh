@@ -4,6 +4,10 @@
 # Idempotent; a notice and exit 0 when it cannot.
 set -u
 TARBALL=${GYM_IMAGE_CACHE:-/var/cache/gym/images}/debian-bookworm-minbase.tar
+if ! command -v dockerd >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends docker.io >/dev/null 2>&1 \
+    || echo "notice: apt-get install docker.io failed"
+fi
 command -v dockerd >/dev/null || { echo "notice: no dockerd (apt-get install docker.io): the docker provider tests will skip"; exit 0; }
 if ! docker info >/dev/null 2>&1; then
   mkdir -p /var/lib/gym-docker /run/gym-docker
