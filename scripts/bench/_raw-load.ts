@@ -12,3 +12,4 @@ async function worker() {
 }
 await Promise.all(Array.from({ length: concurrency }, worker));
 console.log((total / ((performance.now() - started) / 1000)).toFixed(1));
+export {};

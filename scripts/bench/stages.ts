@@ -10,6 +10,7 @@
  *   bun scripts/bench/stages.ts                      # 200 MB per shape, shapes a–d
  *   GYM_BENCH_MB=1024 GYM_BENCH_SHAPES=c bun scripts/bench/stages.ts
  *   GYM_BENCH_ONLY='aggregate|bare' bun scripts/bench/stages.ts   # only the tools whose label matches
+ *   GYM_BENCH_BASE=/tmp/base bun scripts/bench/stages.ts   # also "base:" rows: dist/gym and scripts of another checkout (before/after in one run)
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -48,6 +49,22 @@ function measure(command: string[], work: string): Measured {
   return { wall, cpu, peak, error: result.status === 0 ? undefined : `exit ${result.status}: ${result.stderr.split("\n").slice(0, 3).join(" / ")}` };
 }
 
+// GYM_BENCH_BASE: another checkout (e.g. `git archive` of main with node_modules linked): its binary and bench scripts run as "base:" rows.
+const base = process.env.GYM_BENCH_BASE;
+function baseTools(files: ReturnType<typeof shapeFiles>, work: string): [string, string[]][] {
+  if (!base) return [];
+  const bin = path.join(base, "dist", "gym");
+  const scripts = path.join(base, "scripts", "bench");
+  const runDir = path.dirname(files.rollouts);
+  return [
+    ["base: gym eval aggregate", [bin, "eval", "aggregate", "--input-glob", files.rollouts, "--output", path.join(work, "merged-base.jsonl")]],
+    ["base: gym eval profile", [bin, "eval", "profile", "--inputs", files.inputs, "--rollouts", files.rollouts, "--output", path.join(work, "profile-base.jsonl")]],
+    ["base: gym eval health-check", [bin, "eval", "health-check", runDir, "--rollouts-file", path.basename(files.rollouts)]],
+    ["base: row reader alone (health shape)", [bun, path.join(scripts, "_read-only.ts"), files.rollouts, "health"]],
+    ["base: reverify: inputs index", [bun, path.join(scripts, "_reverify-read.ts"), files.inputs]],
+  ];
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 for (const shape of shapes) {
@@ -67,6 +84,7 @@ for (const shape of shapes) {
     // Reverify reads the materialized inputs into its index: its peer is the bare loop over that same file.
     ["bare loop over the inputs file", [bun, path.join(import.meta.dir, "_mean-reward.ts"), files.inputs]],
     ["reverify: inputs index", [bun, path.join(import.meta.dir, "_reverify-read.ts"), files.inputs]],
+    ...baseTools(files, work),
   ].filter(([label]) => !process.env.GYM_BENCH_ONLY || new RegExp(process.env.GYM_BENCH_ONLY).test(label as string)) as [string, string[]][];
   const results = new Map<string, Measured[]>(tools.map(([label]) => [label, []]));
   for (let r = 0; r < runs; r++) for (const [label, command] of tools) results.get(label)!.push(measure(command, work));
@@ -78,15 +96,16 @@ for (const shape of shapes) {
   const ratio = (x: number | undefined, y: number | undefined) => (x && y ? (x / y).toFixed(2) : "?");
   for (const [label, m] of summary) {
     // reverify reads the inputs file (its own size, its own bare loop); profile reads both files, the rollouts' size is shown.
-    const inputsSide = label.startsWith("reverify") || label.startsWith("bare loop over the inputs");
+    const name = label.replace(/^base: /, "");
+    const inputsSide = name.startsWith("reverify") || name.startsWith("bare loop over the inputs");
     const mbs = inputsSide ? fs.statSync(files.inputs).size / 2 ** 20 : size;
-    const peer = label.startsWith("reverify") ? summary.get("bare loop over the inputs file") : bare;
+    const peer = name.startsWith("reverify") ? summary.get("bare loop over the inputs file") : bare;
     const ratios =
-      label.startsWith("gym") || label.startsWith("reverify") || label.startsWith("row reader")
+      name.startsWith("gym") || name.startsWith("reverify") || name.startsWith("row reader")
         ? `  vs bare: wall ${ratio(m.wall, peer?.wall)}× cpu ${ratio(m.cpu, peer?.cpu)}×` +
           (inputsSide ? "" : ` | faster than orjson: wall ${ratio(orjson?.wall, m.wall)}× cpu ${ratio(orjson?.cpu, m.cpu)}× | than jq: wall ${ratio(jq?.wall, m.wall)}× cpu ${ratio(jq?.cpu, m.cpu)}×`)
         : "";
-    console.log(`  ${label.padEnd(32)} ${(mbs / m.wall).toFixed(0).padStart(5)} MB/s ${m.wall.toFixed(2).padStart(6)} s  cpu ${m.cpu.toFixed(2).padStart(6)} s  peak ${m.peak.toFixed(0).padStart(5)} MB${ratios}${m.error ? `  (${m.error})` : ""}`);
+    console.log(`  ${label.padEnd(38)} ${(mbs / m.wall).toFixed(0).padStart(5)} MB/s ${m.wall.toFixed(2).padStart(6)} s  cpu ${m.cpu.toFixed(2).padStart(6)} s  peak ${m.peak.toFixed(0).padStart(5)} MB${ratios}${m.error ? `  (${m.error})` : ""}`);
   }
   fs.rmSync(work, { recursive: true, force: true });
 }
