@@ -52,7 +52,24 @@ interface Call {
  * every agent writes by default: the last call's status and `incomplete_details`, the usage summed over all
  * calls. `perCall` is false for the last, which answers only the checks a summed response can.
  */
-function callEvidence(row: Row): { calls: Call[]; perCall: boolean } | undefined {
+function callEvidence(row: Row): Evidence | undefined {
+  // Six checks ask for the same row's evidence in turn: it is read once per row.
+  if (row === evidenceOf) return evidence;
+  evidenceOf = row;
+  return (evidence = readEvidence(row));
+}
+
+type Evidence = { calls: Call[]; perCall: boolean };
+let evidenceOf: Row | undefined;
+/** Forgets the row the checks last read (its evidence and turns are read again if it is checked again). */
+export function forgetRow(): void {
+  evidenceOf = turnsOf = undefined;
+  evidence = undefined;
+  turnsSeen = undefined;
+}
+let evidence: Evidence | undefined;
+
+function readEvidence(row: Row): Evidence | undefined {
   const capture = row.ng_model_call_capture;
   const listed = Array.isArray(capture) ? capture : obj(capture)?.calls;
   if (Array.isArray(listed)) return { calls: (listed as unknown[]).map((c, i) => callOf(obj(c) ?? {}, `call[${i}]`)), perCall: true };
@@ -85,6 +102,15 @@ function callOf(call: Row, locator: string): Call {
 }
 
 function turns(row: Row): Row[] | undefined {
+  if (row === turnsOf) return turnsSeen;
+  turnsOf = row;
+  return (turnsSeen = readTurns(row));
+}
+
+let turnsOf: Row | undefined;
+let turnsSeen: Row[] | undefined;
+
+function readTurns(row: Row): Row[] | undefined {
   const t = obj(row.ng_trajectory);
   if (!t) return undefined;
   const list = t.agent_turns ?? t.turns ?? t.steps;

@@ -10,7 +10,7 @@ import { RowReader, UNREADABLE } from "../../jsonl/rows.ts";
 import { PyFloat } from "../../metrics/pyjson.ts";
 import { type ByteText, utf8 } from "../../metrics/byte-text.ts";
 import { FileWriter, siblingPath } from "../aggregate/files.ts";
-import { ALL_CHECK_IDS, ROLLOUT_CHECKS, type Finding } from "./checks.ts";
+import { ALL_CHECK_IDS, forgetRow, ROLLOUT_CHECKS, type Finding } from "./checks.ts";
 import { identity, IdentityMap } from "./keys.ts";
 
 type Row = Record<string, unknown>;
@@ -79,6 +79,7 @@ export class HealthTally {
         for (const f of result.unhealthy) this.record(findings, f);
       }
     }
+    forgetRow();
     this.lacking = lacking;
     return findings;
   }
