@@ -5,7 +5,7 @@ import { readJsonl, type Row } from "../../jsonl/read.ts";
 import { JsonlAppender } from "../../jsonl/write.ts";
 import { isEvidenceRow } from "../../outputs/store.ts";
 import { State, type InputsIndex } from "./inputs.ts";
-import { identityOf, readTextRows } from "./lines.ts";
+import { type IdentityKey, identityOf, readTextRows } from "./lines.ts";
 
 /** Counts of what resume found (NeMo Gym prints the same summary). */
 export interface CacheSummary {
@@ -15,7 +15,7 @@ export interface CacheSummary {
 }
 
 /** Keys of the rows of a file that match an input: marks them `done`. Keys with no input go to `others` (if given). */
-export async function markPresent(file: string, index: InputsIndex, others?: Set<string>): Promise<number> {
+export async function markPresent(file: string, index: InputsIndex, others?: Set<IdentityKey>): Promise<number> {
   if (!fs.existsSync(file)) return 0;
   let n = 0;
   for await (const { value } of readJsonl(file, { allowTruncatedTail: true })) {
@@ -67,7 +67,7 @@ export function resumeSkips(state: number, attempts: number, maxAttempts: number
  * an identity are copied through), one flushed line each, newline-normalised. `present` holds keys already in
  * the output that match no input. Returns the number of rows appended. The same file as the output is a no-op.
  */
-export async function seedSuccesses(rollouts: string, output: string, index: InputsIndex, present: Set<string>): Promise<number> {
+export async function seedSuccesses(rollouts: string, output: string, index: InputsIndex, present: Set<IdentityKey>): Promise<number> {
   if (resolve(rollouts) === resolve(output)) return 0;
   const out = JsonlAppender.open(output);
   let seeded = 0;

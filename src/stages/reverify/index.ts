@@ -14,7 +14,7 @@ import type { ServerDirectory } from "../../servers/client.ts";
 import { isJudgeFailure, loadResumeCache, markPresent, resumeSkips, seedSuccesses } from "./cache.ts";
 import { State, loadInputs, type InputsIndex } from "./inputs.ts";
 import { checkJoin } from "./join.ts";
-import { identityOf, readTextRows } from "./lines.ts";
+import { type IdentityKey, identityOf, readTextRows } from "./lines.ts";
 import { writeReverifyMetrics } from "./metrics.ts";
 import { guardMessage, reverifyModes, Router, type ReverifyMode, type RouteInstance } from "./route.ts";
 import { failedCallRow, verifyOne, type VerifyJob, type VerifyOutcome } from "./verify.ts";
@@ -95,7 +95,7 @@ async function reverifyFrom(o: ReverifyOptions, index: InputsIndex, rolloutsFile
 
   // The existing output's identities are the judge filter's skip set when the output is kept (append/resume).
   const keepOutput = !toStdout && (o.append || o.resume);
-  const strayKeys = new Set<string>();
+  const strayKeys = new Set<IdentityKey>();
   if (judge) {
     log.warn("--judge-failed-only merges rewards from two sources: the successes in --rollouts keep the original run's rewards, the recovered rows are scored by the current verifier config. Keep the verifier and judge config identical to the original run.");
     if (keepOutput) await markPresent(o.output, index, strayKeys);

@@ -1,7 +1,14 @@
-/** The materialized-inputs index: reverify's only in-memory table (raw line text + the few fields routing and stamping need). */
+/**
+ * The materialized-inputs index: reverify's only in-memory table (where each row's bytes are in the file, and
+ * the few fields routing and stamping need). A row's text is read back from the file when its payload is built;
+ * only an input that cannot be read twice (stdin, a pipe) keeps each row's text.
+ */
+import * as fs from "node:fs";
 import { emptyInput, GymError } from "../../errors.ts";
 import type { Row } from "../../jsonl/read.ts";
-import { identityOf, missingIdentityError, readRowBatches } from "./lines.ts";
+import { RowReader } from "../../jsonl/rows.ts";
+import { isStream } from "../../runtime/files.ts";
+import { type IdentityKey, identityOf, missingIdentityError } from "./lines.ts";
 
 /** Fields copied from the materialized row onto each result, in the order they are stamped. */
 export const STAMP_KEYS = ["_ng_task_index", "_ng_rollout_index", "agent_ref", "_ng_environment_server", "task_source", "skills_ref"] as const;
@@ -19,8 +26,14 @@ export const State = {
 } as const;
 
 export interface InputEntry {
-  /** The materialized row exactly as written (the verify payload is built from it, so Python floats survive). */
-  text: string;
+  /**
+   * Where the materialized row is in its file (the verify payload is built from its exact bytes, so Python
+   * floats survive), or, when the file cannot be read again, its text.
+   */
+  file: InputsFile | undefined;
+  offset: number;
+  length: number;
+  text: string | undefined;
   line: number;
   /** The stamp fields present on the row. */
   stamps: Row;
@@ -35,34 +48,84 @@ export interface InputEntry {
   server?: string;
 }
 
+/** The inputs file as it was read: a row read back later must come from the same bytes. */
+export interface InputsFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
 export interface InputsIndex {
   source: string;
-  entries: Map<string, InputEntry>;
+  entries: Map<IdentityKey, InputEntry>;
+}
+
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** The exact text of an input row (without its newline). */
+export function entryText(entry: InputEntry): string {
+  const { file, offset, length } = entry;
+  if (file === undefined) return entry.text!;
+  const bytes = new Uint8Array(length);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file.path, "r");
+    const stat = fs.fstatSync(fd);
+    if (stat.size !== file.size || stat.mtimeMs !== file.mtimeMs) throw changedError(file.path);
+    let done = 0;
+    while (done < length) {
+      const n = fs.readSync(fd, bytes, done, length - done, offset + done);
+      if (n === 0) throw changedError(file.path);
+      done += n;
+    }
+  } catch (error) {
+    if (error instanceof GymError) throw error;
+    throw new GymError("E_INPUT_NOT_FOUND", `Cannot read ${file.path} again (--inputs): ${(error as Error).message}`, { hint: "Keep the materialized inputs in place while reverify runs." });
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+  return decoder.decode(bytes);
+}
+
+function changedError(file: string): GymError {
+  return new GymError("E_INPUT_SCHEMA", `${file} changed while reverify ran (--inputs): its rows are read again to build each /verify payload.`, { hint: "Do not modify the materialized inputs while reverify runs; run it again." });
 }
 
 /** Reads `--inputs` into the index. A row without identity, or an identity seen twice, is an error naming file:line. */
 export async function loadInputs(file: string): Promise<InputsIndex> {
-  const entries = new Map<string, InputEntry>();
-  let source = file;
-  // Only the stamp fields are parsed; the rest of a row is skipped (its text is kept whole).
-  for await (const batch of readRowBatches(file, STAMP_KEYS, true)) {
-    for (const row of batch) {
-      source = row.source;
-      const key = identityOf(row.value);
-      if (key === undefined) throw missingIdentityError(row, "materialized input");
+  const entries = new Map<IdentityKey, InputEntry>();
+  const source = file === "-" ? "<stdin>" : file;
+  // A file is read back by offset; stdin or a pipe keeps each row's text (it cannot be read twice).
+  let place: InputsFile | undefined;
+  if (!isStream(file)) {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (stat) place = { path: file, size: stat.size, mtimeMs: stat.mtimeMs };
+  }
+  // Only the stamp fields are parsed; the rest of a row is skipped (not built).
+  const reader = new RowReader({ whole: [...STAMP_KEYS] });
+  for await (const batch of reader.batches(file, { shown: source })) {
+    const { rows, lines, offsets, lengths } = batch;
+    for (let i = 0; i < rows.length; i++) {
+      const value = rows[i]!;
+      const key = identityOf(value);
+      if (key === undefined) throw missingIdentityError({ value, text: "", source, line: lines[i]! }, "materialized input");
       const earlier = entries.get(key);
       if (earlier) {
-        throw new GymError("E_INPUT_SCHEMA", `${row.source}:${row.line}: identity (_ng_task_index ${row.value._ng_task_index}, _ng_rollout_index ${row.value._ng_rollout_index}) already appeared on line ${earlier.line}.`, {
+        throw new GymError("E_INPUT_SCHEMA", `${source}:${lines[i]}: identity (_ng_task_index ${value._ng_task_index}, _ng_rollout_index ${value._ng_rollout_index}) already appeared on line ${earlier.line}.`, {
           hint: "A materialized-inputs file has one row per rollout; pass the file `gym eval run` wrote, not a concatenation of runs.",
         });
       }
       const stamps: Row = {};
-      for (const k of STAMP_KEYS) if (Object.hasOwn(row.value, k)) stamps[k] = row.value[k];
-      entries.set(key, { text: row.text, line: row.line, stamps, hasResponse: Object.hasOwn(row.value, "response"), joinedAt: 0, attempts: 0, state: 0 });
+      for (const k of STAMP_KEYS) if (Object.hasOwn(value, k)) stamps[k] = value[k];
+      entries.set(key, { file: place, offset: offsets[i]!, length: lengths[i]!, text: place ? undefined : batch.text(i), line: lines[i]!, stamps, hasResponse: Object.hasOwn(value, "response"), joinedAt: 0, attempts: 0, state: 0 });
     }
   }
-  if (entries.size === 0) throw emptyInput(file === "-" ? "<stdin>" : file, "--inputs");
-  return { source: file === "-" ? "<stdin>" : source, entries };
+  if (entries.size === 0) throw emptyInput(source, "--inputs");
+  if (place) {
+    const after = fs.statSync(file, { throwIfNoEntry: false });
+    if (after?.size !== place.size || after.mtimeMs !== place.mtimeMs) throw changedError(file);
+  }
+  return { source, entries };
 }
 
 /**
@@ -71,12 +134,13 @@ export async function loadInputs(file: string): Promise<InputsIndex> {
  * verbatim when it has no `response` of its own, so `1.0` stays a float on the wire.
  */
 export function verifyPayload(entry: InputEntry, response: unknown, extra?: Row): string {
+  const text = entryText(entry);
   if (entry.hasResponse || extra) {
-    const row = JSON.parse(entry.text) as Row;
+    const row = JSON.parse(text) as Row;
     row.response = response;
     return JSON.stringify(extra ? Object.assign(row, extra) : row);
   }
-  const head = entry.text.trimEnd().slice(0, -1).trimEnd();
+  const head = text.trimEnd().slice(0, -1).trimEnd();
   const member = `"response":${JSON.stringify(response)}`;
   return head.endsWith("{") ? `${head}${member}}` : `${head},${member}}`;
 }

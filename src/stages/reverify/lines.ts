@@ -67,12 +67,19 @@ function isBlank(text: string): boolean {
   return true;
 }
 
-/** The rollout identity `"{task}-{rollout}"`, or undefined when either index is missing. */
-export function identityOf(row: Row): string | undefined {
+/**
+ * A rollout identity as a map key: one number for the usual small indices (task < 2^32, rollout < 2^20: no
+ * string per row), else the string `"{task}-{rollout}"`; a number and a string never name the same key.
+ */
+export type IdentityKey = number | string;
+
+/** The rollout identity key, or undefined when either index is missing. */
+export function identityOf(row: Row): IdentityKey | undefined {
   const task = row._ng_task_index;
   const rollout = row._ng_rollout_index;
   // A string "1" or a bool would join another task's input: only whole numbers ≥ 0 identify a rollout.
   if (!isIndex(task) || !isIndex(rollout)) return undefined;
+  if ((task as number) < 4294967296 && (rollout as number) < 1048576) return (task as number) * 1048576 + (rollout as number);
   return `${task}-${rollout}`;
 }
 
