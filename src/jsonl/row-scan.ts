@@ -34,7 +34,12 @@ export interface ObjectShape {
   wholeRest?: boolean;
   /** The keys seen at each member position (rows of a file share a layout): a match is reused, not decoded. */
   keys?: Key[];
+  /** Numbers as plain JS numbers (as JSON.parse gives them): the shape of a small object parsed whole. */
+  plain?: boolean;
 }
+
+/** Objects parsed whole up to this many bytes are built by the scanner (keys and short strings reused); longer ones by JSON.parse. */
+const SMALL_WHOLE = 512;
 
 /** A key seen at a member position: its bytes, its text and what the shape does with it (looked up once). */
 interface Key {
@@ -42,6 +47,8 @@ interface Key {
   text: string;
   inner: ObjectShape | undefined;
   whole: boolean;
+  /** The shape a small object under this key is parsed whole with (made at first use). */
+  plain?: ObjectShape;
   /** The last string value kept under this key, by bytes (agent names repeat on every row). */
   lastBytes?: Uint8Array;
   lastText?: string;
@@ -249,8 +256,11 @@ export class RowScanner {
     return this.number();
   }
 
-  /** Parses the value at `at` whole (plain JSON.parse; its own walk when it holds NaN/Infinity). */
-  whole(): unknown {
+  /**
+   * Parses the value at `at` whole, as JSON.parse gives it (its own walk when it holds NaN/Infinity). A small
+   * object (an agent_ref, a status) is built by this scanner with `plain`, its keys and short strings reused.
+   */
+  whole(plain?: ObjectShape): unknown {
     const start = this.at;
     const c = this.b[start];
     // Scalars as JSON.parse gives them (a float-spelled whole number is a plain number here).
@@ -259,6 +269,13 @@ export class RowScanner {
       return v instanceof PyFloat ? v.value : v;
     }
     this.skipComposite();
+    if (plain !== undefined && c === 123 && this.at - start <= SMALL_WHOLE) {
+      const end = this.at;
+      this.at = start;
+      const v = this.object(plain);
+      if (this.at !== end) this.fail("the object was read twice differently");
+      return v;
+    }
     const slice = textOf(this.b, start, this.at);
     try {
       return JSON.parse(slice);
@@ -374,6 +391,7 @@ export class RowScanner {
     if (b[this.at] === 125) return this.at++, row;
     const keepStrings = shape.strings === true;
     const wholeRest = shape.wholeRest === true;
+    const plain = shape.plain === true;
     const keys = (shape.keys ??= []);
     for (let member = 0; ; member++) {
       if (b[this.at] !== 34) this.fail(this.atEnd() ? "unexpected end of line (the row is cut short)" : `expected a quoted key, found ${describe(b, this.at)}`);
@@ -400,8 +418,11 @@ export class RowScanner {
           if (!this.escaped && this.at - from <= 65) (k.lastBytes = b.slice(from, this.at - 1)), (k.lastText = v as string);
         }
       } else if (k.inner !== undefined && c === 123) v = this.object(k.inner);
-      else if (k.whole || (wholeRest && (c === 123 || c === 91))) v = this.whole();
-      else v = this.value(keepStrings);
+      else if (k.whole || (wholeRest && (c === 123 || c === 91))) v = this.whole((k.plain ??= PLAIN()));
+      else {
+        v = this.value(keepStrings);
+        if (plain && v instanceof PyFloat) v = v.value;
+      }
       if (k.text === "__proto__") Object.defineProperty(row, k.text, { value: v, enumerable: true, writable: true, configurable: true });
       else row[k.text] = v;
       this.ws();
@@ -416,6 +437,9 @@ export class RowScanner {
     }
   }
 }
+
+/** A fresh shape for an object parsed whole: every member kept, numbers plain (each key position its own key cache). */
+const PLAIN = (): ObjectShape => ({ strings: true, wholeRest: true, plain: true });
 
 /** Whether the last string walked by stringEnd held an escape. */
 let escapedSeen = false;

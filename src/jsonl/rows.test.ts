@@ -209,3 +209,31 @@ test("rows, line numbers, byte offsets and the bytes seen agree with a plain spl
   for (let i = 0; i < want.length; i++) expect(got[i]!).toEqual(want[i]!);
   expect(hash.digest("hex")).toBe(createHash("sha256").update(bytes).digest("hex"));
 });
+
+test("a member parsed whole is what JSON.parse gives, whether the scanner builds it (small objects) or JSON.parse does", () => {
+  const values = [
+    '{"name":"bench_agent"}',
+    '{"b":1,"1":2,"a":{"x":1.0,"y":-0,"z":[1.0,{"k":"v"}]},"b":3}',
+    '{"__proto__":{"polluted":1},"n":12345678901234567890,"f":0.1,"e":1e400,"g":-2.5e-3,"t":true,"u":null}',
+    '{"s":"esc \\" \\\\ \\/ \\n \\u00e9 \\ud83d\\ude42","ü":"naïve 中文","":""}',
+    '{ "spaced" : [ 1 , 2 ] , "o" : { } , "a" : [ ] }',
+    `{"long":"${"x".repeat(600)}","k":1.0}`,
+    "[1.0,2]",
+    '"text"',
+    "1.0",
+  ];
+  const reader = new RowReader({ whole: ["v"] });
+  for (const v of values) {
+    for (let k = 0; k < 3; k++) {
+      // Read three times: the second and third reuse the keys and strings the first saw.
+      const row = reader.line(`{"v":${v}}`, "<test>", 1)!;
+      expect(row.v).toEqual(JSON.parse(v));
+      expect(Object.keys(row.v as object)).toEqual(Object.keys(JSON.parse(v)));
+      expect(JSON.stringify(row.v)).toBe(JSON.stringify(JSON.parse(v)));
+      expect(Object.getPrototypeOf(row.v)).toBe(Object.getPrototypeOf(JSON.parse(v)));
+    }
+  }
+  expect(Object.is(((reader.line(`{"v":${values[1]}}`, "<test>", 1)!.v as Record<string, Record<string, unknown>>).a!).y, -0)).toBe(true);
+  const nan = reader.line('{"v":{"x":NaN,"y":-Infinity}}', "<test>", 1)!;
+  expect(nan.v).toEqual({ x: NaN, y: -Infinity });
+});
