@@ -64,8 +64,22 @@ const RESPONSE_KEYS = [
 
 const TOKEN_KEYS = ["prompt_token_ids", "generation_token_ids", "generation_log_probs", "routed_experts"];
 
+/**
+ * Objects these dumps made. Both dumps are idempotent (a dump of a dump is equal to it, key order included), so
+ * a dump handed back in — an agent's answer re-dumped for /verify, then for /run's result — passes through as
+ * it is. A dump is never changed after it is made (callers copy what they change, as in-process readers must).
+ */
+const DUMPED_PARAMS = new WeakSet<object>();
+const DUMPED_RESPONSES = new WeakSet<object>();
+
+/** Whether `value` is a `responses_create_params` or Responses object one of these dumps made. */
+export function isDumped(value: unknown): boolean {
+  return typeof value === "object" && value !== null && (DUMPED_PARAMS.has(value) || DUMPED_RESPONSES.has(value));
+}
+
 /** `responses_create_params` fully dumped: all 23 keys, unset ones at their defaults, items dumped. */
 export function dumpResponseCreateParams(params: JsonObject): JsonObject {
+  if (DUMPED_PARAMS.has(params)) return params;
   const out: JsonObject = {};
   for (const [key, fallback] of CREATE_PARAMS_DEFAULTS) {
     const value = key in params ? params[key] : fallback;
@@ -73,11 +87,13 @@ export function dumpResponseCreateParams(params: JsonObject): JsonObject {
     else if (key === "tools" && Array.isArray(value)) out.tools = value.map((tool) => dumpTool(tool as JsonObject));
     else out[key] = value;
   }
+  DUMPED_PARAMS.add(out);
   return out;
 }
 
 /** A Responses object fully dumped: declared keys first (missing ones null), then extras in arrival order. */
 export function dumpResponse(response: JsonObject): JsonObject {
+  if (DUMPED_RESPONSES.has(response)) return response;
   const out: JsonObject = {};
   for (const key of RESPONSE_KEYS) {
     const value = response[key] ?? null;
@@ -87,6 +103,7 @@ export function dumpResponse(response: JsonObject): JsonObject {
     else out[key] = value;
   }
   for (const key in response) if (!(key in out)) out[key] = response[key];
+  DUMPED_RESPONSES.add(out);
   return out;
 }
 

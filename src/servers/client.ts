@@ -207,7 +207,15 @@ export abstract class BaseServerClient implements ServerClient {
     if (!reply.ok) {
       throw new ServerCallError({ server: this.name, path, method: "POST", reason: "status", status: reply.status, body: reply.text });
     }
-    return { body: reply.json<T>(), cookies: reply.cookies, reply };
+    const body = reply.json<T>();
+    // The jar is made when read (an in-process answer builds it on demand; a /verify answer's is seldom used).
+    return {
+      body,
+      reply,
+      get cookies(): Cookies {
+        return reply.cookies;
+      },
+    };
   }
 
   async close(): Promise<void> {}

@@ -19,7 +19,16 @@ export function isPlainJson(value: unknown): boolean {
   }
 }
 
-function plain(v: unknown): boolean {
+/**
+ * Objects and arrays found plain, down to MARK_DEPTH: an in-process call hands the same objects on hop after hop
+ * (a row's params, a dumped response in /verify's body, in its answer, in /run's answer), so each is walked once.
+ * What crosses a direct call is never changed afterwards, by its receiver or its sender (the receiver may keep
+ * it: an answer's objects end up in the rollout row), which is what keeps a mark true.
+ */
+const PLAIN = new WeakSet<object>();
+const MARK_DEPTH = 2;
+
+function plain(v: unknown, depth = 0): boolean {
   switch (typeof v) {
     case "string":
     case "boolean":
@@ -28,12 +37,14 @@ function plain(v: unknown): boolean {
       return Number.isFinite(v) && !(v === 0 && 1 / v < 0);
     case "object": {
       if (v === null) return true;
+      if (depth <= MARK_DEPTH && PLAIN.has(v)) return true;
       if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) if (!plain(v[i])) return false;
-        return true;
+        for (let i = 0; i < v.length; i++) if (!plain(v[i], depth + 1)) return false;
+      } else {
+        if (Object.getPrototypeOf(v) !== OBJECT_PROTO) return false;
+        for (const key in v) if (!plain((v as Record<string, unknown>)[key], depth + 1)) return false;
       }
-      if (Object.getPrototypeOf(v) !== OBJECT_PROTO) return false;
-      for (const key in v) if (!plain((v as Record<string, unknown>)[key])) return false;
+      if (depth <= MARK_DEPTH) PLAIN.add(v);
       return true;
     }
     default:
@@ -72,12 +83,19 @@ export function parsedView(value: unknown): { value: unknown } | undefined {
 const FAIL = Symbol("not plain");
 const SKIP = Symbol("dropped member");
 
-function view(v: unknown): unknown {
+function view(v: unknown, depth = 0): unknown {
   if (typeof v !== "object" || v === null) return copy(v);
+  if (depth <= MARK_DEPTH && PLAIN.has(v)) return v;
+  const out = viewObject(v, depth);
+  if (out === v && depth <= MARK_DEPTH) PLAIN.add(v);
+  return out;
+}
+
+function viewObject(v: object, depth: number): unknown {
   if (Array.isArray(v)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
-      let item = view(v[i]);
+      let item = view(v[i], depth + 1);
       if (item === FAIL) return FAIL;
       if (item === SKIP) item = null;
       if (!out && !Object.is(item, v[i])) out = v.slice(0, i);
@@ -89,7 +107,7 @@ function view(v: unknown): unknown {
   const source = v as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
   for (const key in source) {
-    const item = view(source[key]);
+    const item = view(source[key], depth + 1);
     if (item === FAIL) return FAIL;
     if (!out && !Object.is(item, source[key])) {
       out = {};

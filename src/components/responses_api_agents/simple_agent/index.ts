@@ -140,7 +140,9 @@ const factory: ServerFactory = (block, context) => {
     if (!checked.ok) throw validationFailure(checked.error);
     const row = checked.value as JsonObject;
     const resources = context.servers.get(config.resources_server.name);
-    const seeded = await resources.call("/seed_session", dumpRunRow(row), { cookies: request.cookies(), readOnlyAnswer: true });
+    // Dumped once: /seed_session, /verify and the skipped result all carry this dump (a dump passes through a dump).
+    const dumpedRow = dumpRunRow(row);
+    const seeded = await resources.call("/seed_session", dumpedRow, { cookies: request.cookies(), readOnlyAnswer: true });
     const rolloutId = capture ? rolloutIdOf(row) : undefined;
     const path = rolloutId ? `/ng-rollout/${rolloutId}/v1/responses` : "/v1/responses";
     const answered = await context.servers.get(config.name).call<JsonObject>(path, row.responses_create_params, { cookies: seeded.cookies, readOnlyAnswer: true });
@@ -149,10 +151,10 @@ const factory: ServerFactory = (block, context) => {
     const withTrajectory = (result: JsonObject, verified?: JsonObject) =>
       trajectory && rolloutId ? { ...result, ng_trajectory: finishTrajectory(trajectory as JsonObject, row, rolloutId, verified) } : result;
     if (config.skip_verification) {
-      const skipped = { ...dumpRunRow(row), response: episode.body, reward: Number(config.skip_verification_reward ?? 0), verification_skipped: true };
+      const skipped = { ...dumpedRow, response: episode.body, reward: Number(config.skip_verification_reward ?? 0), verification_skipped: true };
       return { json: withTrajectory(orderRunResult(skipped)) };
     }
-    const verified = await resources.call<JsonObject>("/verify", buildVerifyRequest(row, episode.body), { cookies: episode.cookies, readOnlyAnswer: true });
+    const verified = await resources.call<JsonObject>("/verify", buildVerifyRequest(dumpedRow, episode.body), { cookies: episode.cookies, readOnlyAnswer: true });
     const problems = verifyResponseProblems(verified.body);
     if (problems.length) throw new Error(`1 validation error for SimpleAgentVerifyResponse: ${problems.slice(0, 3).join("; ")}`);
     return { json: withTrajectory(orderRunResult(verified.body), verified.body) };
