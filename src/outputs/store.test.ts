@@ -76,7 +76,7 @@ describe("eligibility", () => {
     [failure(0, { savedAnswer: true, failureClass: "judge_failed" }), "judge"],
     [{ kind: "missing", attempt: 5 } as Outcome, "replay"],
   ])("%p → %p (cap 3)", (outcome, expected) => {
-    expect(eligibility(outcome, 3)).toBe(expected as string);
+    expect(eligibility(outcome, 3) as string).toBe(expected as string);
   });
 });
 

@@ -116,7 +116,7 @@ export async function inputDataset(instances: InstanceBlock[], keys: RunKeys, ro
   if (!entry) {
     const datasets = instances
       .filter((i) => i.serverType === "responses_api_agents")
-      .flatMap((i) => ((i.block.datasets as Record<string, unknown>[] | undefined) ?? []).map((d) => ({ agent: i.name, ...d })));
+      .flatMap((i) => ((i.block.datasets as Record<string, unknown>[] | undefined) ?? []).map((d): Record<string, unknown> & { agent: string } => ({ agent: i.name, ...d })));
     const split = keys.split ?? (datasets.some((d) => d.type === "benchmark") ? "benchmark" : "example");
     // A dataset named like the split wins (mcqa declares `example` and `example_with_template_metadata`).
     const named = datasets.filter((d) => d.name === split);

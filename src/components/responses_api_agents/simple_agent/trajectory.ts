@@ -106,7 +106,7 @@ export function trajectoryTaskId(row: JsonObject): string {
 /** Stamps the row's identity on a trajectory and records whether the verifier said the task was resolved. */
 export function finishTrajectory(trajectory: JsonObject, row: JsonObject, rolloutId: string, verified: JsonObject | undefined): JsonObject {
   const taskId = trajectoryTaskId(row);
-  const turns = (trajectory.turns as JsonObject[]).map((turn) => ({ ...turn, task_id: taskId, rollout_id: rolloutId }));
+  const turns = (trajectory.turns as JsonObject[]).map((turn): JsonObject => ({ ...turn, task_id: taskId, rollout_id: rolloutId }));
   const gaps = [...(trajectory.gaps as JsonObject[])];
   const resolved = verified?.resolved;
   if (typeof resolved === "boolean" && turns.length) turns[turns.length - 1]!.resolved = resolved;
