@@ -99,6 +99,23 @@ export function studentTQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1) || !(df > 0)) return p === 0 ? -Infinity : p === 1 ? Infinity : NaN;
   if (p === 0.5) return 0;
   if (p < 0.5) return -studentTQuantile(1 - p, df);
+  // A pure function asked again and again for the same (p, df) (every column of a repeat, both ends of an
+  // interval): each answer costs a Newton search over the incomplete beta, so answers are kept.
+  let byP = known.get(df);
+  if (!byP) {
+    if (known.size >= KNOWN_DFS) known.clear();
+    known.set(df, (byP = new Map()));
+  }
+  let t = byP.get(p);
+  if (t === undefined) byP.set(p, (t = upperQuantile(p, df)));
+  return t;
+}
+
+const known = new Map<number, Map<number, number>>();
+const KNOWN_DFS = 1024;
+
+/** studentTQuantile for 0.5 < p < 1. */
+function upperQuantile(p: number, df: number): number {
   const tail = 1 - p;
   if (df === 1) return Math.tan(Math.PI * (p - 0.5));
   if (df === 2) return Math.sqrt(2) * (2 * p - 1) / Math.sqrt(1 - (2 * p - 1) ** 2);
