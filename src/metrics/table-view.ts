@@ -28,11 +28,15 @@ export class TableView {
   constructor(readonly table: RolloutTable, readonly rows: Int32Array) {
     const position = new Map<number, number>();
     const order: number[] = [];
-    const seenShapes = new Set<number>();
+    // Shapes in first-seen order; a byte per shape says whether it was seen (a Set lookup per row costs more).
+    const seen = new Uint8Array(table.shapes.length);
+    const seenShapes: number[] = [];
+    const shapeOf = table.shapeOf;
     for (let i = 0; i < rows.length; i++) {
-      const s = table.shapeOf[rows[i]!]!;
-      if (seenShapes.has(s)) continue;
-      seenShapes.add(s);
+      const s = shapeOf[rows[i]!]!;
+      if (seen[s]) continue;
+      seen[s] = 1;
+      seenShapes.push(s);
       const columns = table.shapes[s]!.columns;
       for (let i = 0; i < columns.length; i++) if (!position.has(columns[i]!)) position.set(columns[i]!, order.push(columns[i]!) - 1);
     }
