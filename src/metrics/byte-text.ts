@@ -12,11 +12,13 @@ export function utf8(text: string): Uint8Array {
 }
 
 export class ByteText {
-  private buffer = new Uint8Array(1 << 20);
+  private buffer: Uint8Array;
   private used = 0;
 
-  /** `flush` receives the filled part of the buffer; it must consume it before returning. */
-  constructor(private readonly flush: (bytes: Uint8Array) => void) {}
+  /** `flush` receives the filled part of the buffer (of `size` bytes); it must consume it before returning. */
+  constructor(private readonly flush: (bytes: Uint8Array) => void, size = 1 << 20) {
+    this.buffer = new Uint8Array(size);
+  }
 
   private room(n: number): void {
     if (this.used + n <= this.buffer.length) return;
@@ -40,6 +42,15 @@ export class ByteText {
       for (let i = 0; i < n; i++) buffer[p + i] = piece[i]!;
     } else this.buffer.set(piece, this.used);
     this.used += n;
+  }
+
+  /** bytes[start, end) and a newline (a row copied as it was read). */
+  line(bytes: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    this.room(n + 1);
+    this.buffer.set(bytes.subarray(start, end), this.used);
+    this.used += n;
+    this.buffer[this.used++] = 10;
   }
 
   /** Any string, as UTF-8 (a plain copy while it is ASCII). */

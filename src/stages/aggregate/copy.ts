@@ -10,8 +10,6 @@ import { fileError } from "../../runtime/files.ts";
 import { openTempBeside } from "./files.ts";
 import { LineReader } from "./shards.ts";
 
-const NEWLINE = new Uint8Array([10]);
-
 /** Buffered byte output into a temporary file that `commit()` renames over the target. */
 export class ByteWriter {
   private fd: number;
@@ -19,18 +17,18 @@ export class ByteWriter {
   /** Text and bytes to write (flushed to the file as its buffer fills). */
   readonly out: ByteText;
 
-  constructor(readonly target: string) {
+  /** `buffer`: bytes gathered per write (a big copy gains from fewer, larger writes). */
+  constructor(readonly target: string, buffer = 1 << 20) {
     ({ tmp: this.tmp, fd: this.fd } = openTempBeside(target));
     this.out = new ByteText((bytes) => {
       let done = 0;
       while (done < bytes.length) done += fs.writeSync(this.fd, bytes, done, bytes.length - done);
-    });
+    }, buffer);
   }
 
   /** Appends bytes[start, end) and a newline. */
   line(bytes: Uint8Array, start: number, end: number): void {
-    this.out.bytes(bytes.subarray(start, end));
-    this.out.bytes(NEWLINE);
+    this.out.line(bytes, start, end);
   }
 
   commit(): void {
@@ -130,11 +128,17 @@ export function readRuns(task: ArrayLike<number>, rollout: ArrayLike<number>, fi
  */
 export function readRowsInOrder(files: string[], rows: RowBytes, runOf: ArrayLike<number>, order: ArrayLike<number>, emit: (bytes: Uint8Array, start: number, end: number, row: number) => void): void {
   if (order.length === 0) return;
-  const used = new Set<number>();
-  for (let i = 0; i < order.length; i++) used.add(runOf[order[i]!]!);
-  const perRun = order.length / used.size;
+  let runs = 0;
+  for (let i = 0; i < order.length; i++) runs = Math.max(runs, runOf[order[i]!]! + 1);
+  const used = new Uint8Array(runs);
+  let usedRuns = 0;
+  for (let i = 0; i < order.length; i++) {
+    const k = runOf[order[i]!]!;
+    if (!used[k]) (used[k] = 1), usedRuns++;
+  }
+  const perRun = order.length / usedRuns;
   // Windows pay off when a run holds several rows; otherwise read each row exactly.
-  const size = perRun < 4 ? 0 : Math.max(1 << 16, Math.min(1 << 20, Math.floor(WINDOW_BYTES / used.size)));
+  const size = perRun < 4 ? 0 : Math.max(1 << 16, Math.min(1 << 20, Math.floor(WINDOW_BYTES / usedRuns)));
   const fds = files.map((f) => {
     try {
       return fs.openSync(f, "r");
@@ -143,7 +147,8 @@ export function readRowsInOrder(files: string[], rows: RowBytes, runOf: ArrayLik
     }
   });
   try {
-    const readers = new Map<number, RunReader>();
+    // Readers by run number (an array: a Map lookup per row costs more than the row's copy).
+    const readers: (RunReader | undefined)[] = size === 0 ? [] : new Array(runs);
     const exact = new RunReader(-1, 1 << 16);
     for (let i = 0; i < order.length; i++) {
       const r = order[i]!;
@@ -152,8 +157,8 @@ export function readRowsInOrder(files: string[], rows: RowBytes, runOf: ArrayLik
       if (size === 0) reader = exact.on(fd);
       else {
         const k = runOf[r]!;
-        let found = readers.get(k);
-        if (!found) readers.set(k, (found = new RunReader(fd, size)));
+        let found = readers[k];
+        if (!found) readers[k] = found = new RunReader(fd, size);
         reader = found;
       }
       const at = reader.at(rows.offset[r]!, rows.length[r]!);
@@ -178,16 +183,21 @@ export interface MergeJob {
   lossy: number[];
 }
 
+/** Bytes per write of the merged copy. */
+const COPY_BUFFER = 4 << 20;
+
 /** Writes the merged rows (each exactly its input bytes, CR and a leading BOM dropped) into an uncommitted writer. */
 export function copyMerged(job: MergeJob): ByteWriter {
   const { files, file, offset, length } = job;
-  const lossy = new Set(job.lossy);
-  const out = new ByteWriter(job.target);
+  const lossy = new Uint8Array(files.length);
+  for (const f of job.lossy) lossy[f] = 1;
+  const out = new ByteWriter(job.target, COPY_BUFFER);
+  const rows = out.out;
   const text = new LineReader();
   const encoder = new TextEncoder();
   try {
     readRowsInOrder(files, job, job.runs, job.order, (bytes, start, end, row) => {
-      if (!lossy.has(file[row]!)) return out.line(bytes, start, end);
+      if (!lossy[file[row]!]) return rows.line(bytes, start, end);
       const line = encoder.encode(text.read(files[file[row]!]!, offset[row]!, length[row]!));
       out.line(line, 0, line.length);
     });
