@@ -2,7 +2,7 @@
  * UTF-8 text built straight into a reused byte buffer: pieces and numbers are copied in as bytes, so
  * printing hundreds of MB of metrics makes no strings to concatenate, flatten and encode.
  */
-import { intText } from "./pyjson.ts";
+import { formatPyFloat, intText } from "./pyjson.ts";
 
 const encoder = new TextEncoder();
 
@@ -68,6 +68,22 @@ export class ByteText {
       buffer[p++] = c;
     }
     this.used = p;
+  }
+
+  /**
+   * A computed float as Python's repr prints it (`1.0`, `0.5`, `1e-05`), non-finite as orjson's `null`.
+   * Whole values below 2^31 (counts, token totals, 0.0 and 1.0 rewards) are written as digits and `.0`
+   * without making a string; −0 and the rest go through formatPyFloat.
+   */
+  float(x: number): void {
+    if ((x | 0) === x && (x !== 0 || 1 / x > 0)) {
+      this.int(x);
+      this.room(2);
+      this.buffer[this.used++] = 46; // .
+      this.buffer[this.used++] = 48; // 0
+      return;
+    }
+    this.text(x - x === 0 ? formatPyFloat(x) : "null");
   }
 
   /** A whole number as Python prints an int. */

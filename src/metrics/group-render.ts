@@ -81,7 +81,7 @@ export class GroupWriter {
   private index(out: ByteText, kind: Kind, x: number): void {
     if (kind === Kind.Int) out.int(x);
     else if (kind === Kind.Bool) out.bytes(x ? TRUE : FALSE);
-    else out.text(floatText(x));
+    else out.float(x);
   }
 
   /**
@@ -103,7 +103,8 @@ export class GroupWriter {
         if (x !== x) continue;
         out.bytes(keys[v]!);
         if (extreme && Number.isInteger(x)) out.int(x);
-        else out.text(extreme ? numberText(x) : floatText(x));
+        else if (extreme) out.text(numberText(x));
+        else out.float(x);
       }
     }
     const n = end - start;
@@ -119,7 +120,7 @@ export class GroupWriter {
     out.bytes(h[3]!);
     out.int(expected - n);
     out.bytes(h[4]!);
-    out.text(floatText(expected === 0 ? 100 : (100 * n) / expected));
+    out.float(expected === 0 ? 100 : (100 * n) / expected);
     out.bytes(h[5]!);
     out.bytes(OPEN_LIST);
     const d2 = this.breaks[2]!;
@@ -178,6 +179,7 @@ export class GroupWriter {
 
   /** A float field of an info item: rewards repeat a few values (0.0, 1.0), so the last two printings are kept. */
   private float(out: ByteText, x: number): void {
+    if ((x | 0) === x && (x !== 0 || 1 / x > 0)) return out.float(x);
     if (Object.is(x, this.lastX)) return out.text(this.lastText);
     if (Object.is(x, this.prevX)) return out.text(this.prevText);
     const text = floatText(x);
