@@ -55,10 +55,12 @@ export class TableView {
     this.complete = new Uint8Array(order.length);
   }
 
-  /** Values of a view column by table row. */
+  /** Values of a view column by table row (the view is made over a finished table: the arrays are kept). */
   values(v: number): Float64Array {
-    return this.table.column(this.columns[v]!);
+    return (this.valueArrays[v] ??= this.table.column(this.columns[v]!));
   }
+
+  private readonly valueArrays: Float64Array[] = [];
 
   /**
    * pandas `describe` of rows[start, end) (numpy pairwise sums over the gaps-as-zero column, ddof 1,
