@@ -19,6 +19,7 @@ import { sortedOrder } from "../aggregate/order.ts";
 import { NameIds, RowIndex } from "../aggregate/rows.ts";
 import { collectGarbage } from "../../runtime/gc.ts";
 import { sampleText } from "./sample.ts";
+import { SampleBytes } from "./sample-bytes.ts";
 
 type Row = Record<string, unknown>;
 
@@ -203,6 +204,7 @@ async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: I
   const out = profiling.out;
   const groups = new GroupWriter(table, view, new Layout());
   const decoder = new TextDecoder();
+  const printer = new SampleBytes();
   const newline = utf8("\n");
   let t = 0;
   let sinceGc = 0;
@@ -210,7 +212,8 @@ async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: I
     const where = inputs.index.locations();
     const runs = readRuns(inputs.index.task, inputs.index.rollout, where.file, inputs.index.rows);
     readRowsInOrder([inputs.file], where, runs, samples, (bytes, start, end) => {
-      const sample = sampleText(decoder.decode(bytes.subarray(start, end)));
+      // Most lines are printed from their bytes; the rest (see SampleBytes) by the general printer.
+      const sample = printer.print(bytes, start, end) ?? sampleText(decoder.decode(bytes.subarray(start, end)));
       const from = starts[t]!;
       const to = t + 1 < starts.length ? starts[t + 1]! : rows.length;
       groups.write(out, rows, from, to, sample, expected.get(table.task[rows[from]!]!) ?? 0);

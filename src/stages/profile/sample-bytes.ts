@@ -1,0 +1,308 @@
+/**
+ * The `sample` of a reward-profile row straight from the input line's bytes: the line re-printed as
+ * `sampleText` prints it (compact, strings as JSON.stringify escapes them, floats as Python's repr), minus
+ * the top-level index members — without decoding the line, building its object or encoding the result.
+ * A line this walk does not cover exactly (duplicate keys, keys JS would reorder, lone surrogates,
+ * 16+ digit integers, non-finite numbers, bad JSON) is handed back for `sampleText` to print.
+ */
+import { formatPyFloat } from "../../metrics/pyjson.ts";
+import { ROLLOUT_INDEX, TASK_INDEX } from "../../metrics/records.ts";
+
+const encoder = new TextEncoder();
+const TASK_KEY = encoder.encode(TASK_INDEX);
+const ROLLOUT_KEY = encoder.encode(ROLLOUT_INDEX);
+const PROTO_KEY = encoder.encode("__proto__");
+/** Bytes that end a plain run inside a string: the quote, a backslash, control characters. */
+const STOP = new Uint8Array(256);
+for (let c = 0; c < 32; c++) STOP[c] = 1;
+STOP[34] = STOP[92] = 1;
+const HEX_DIGIT = new Int8Array(256).fill(-1);
+for (let i = 0; i < 16; i++) HEX_DIGIT["0123456789abcdef".charCodeAt(i)] = HEX_DIGIT["0123456789ABCDEF".charCodeAt(i)] = i;
+const LOWER_HEX = encoder.encode("0123456789abcdef");
+/** JSON.stringify's short escapes of control characters (0: none, `\u00xx` is written). */
+const SHORT_ESCAPE = new Uint8Array(32);
+SHORT_ESCAPE[8] = 98; // b
+SHORT_ESCAPE[9] = 116; // t
+SHORT_ESCAPE[10] = 110; // n
+SHORT_ESCAPE[12] = 102; // f
+SHORT_ESCAPE[13] = 114; // r
+const MAX_DEPTH = 64;
+
+/** Thrown (one shared instance) when a line leaves the covered cases. */
+const FALLBACK = new Error("sample needs the general printer");
+
+export class SampleBytes {
+  private out = new Uint8Array(1 << 16);
+  private n = 0;
+  private b: Uint8Array = this.out;
+  private at = 0;
+  /** Key positions (source start, end) of the objects being walked, per depth. */
+  private readonly keys: Int32Array[] = [];
+  private lastFloat: Uint8Array = new Uint8Array(0);
+  private lastFloatText: Uint8Array = new Uint8Array(0);
+
+  /** The sample of bytes[start, end) (one input line) as UTF-8, valid until the next call; null: use sampleText. */
+  print(bytes: Uint8Array, start: number, end: number): Uint8Array | null {
+    this.b = bytes;
+    this.at = start;
+    this.n = 0;
+    this.room(end - start + 64);
+    try {
+      // A BOM before the row (the first line of a file, or a line of a concatenated file), as TextDecoder drops it.
+      if (bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) this.at += 3;
+      this.ws();
+      if (bytes[this.at] !== 123) return null;
+      this.object(0);
+      this.ws();
+      if (this.at !== end) return null;
+    } catch (error) {
+      if (error === FALLBACK) return null;
+      throw error;
+    }
+    return this.out.subarray(0, this.n);
+  }
+
+  private room(k: number): void {
+    if (this.n + k <= this.out.length) return;
+    const grown = new Uint8Array(Math.max(this.out.length * 2, this.n + k));
+    grown.set(this.out.subarray(0, this.n));
+    this.out = grown;
+  }
+
+  private ws(): void {
+    const b = this.b;
+    let c = b[this.at];
+    while (c === 32 || c === 9 || c === 13) c = b[++this.at];
+  }
+
+  private value(depth: number): void {
+    const c = this.b[this.at];
+    if (c === 34) this.string();
+    else if (c === 123) this.object(depth + 1);
+    else if (c === 91) this.array(depth + 1);
+    else if (c === 116) this.literal(116, 114, 117, 101, 0);
+    else if (c === 102) this.literal(102, 97, 108, 115, 101);
+    else if (c === 110) this.literal(110, 117, 108, 108, 0);
+    else this.number();
+  }
+
+  private literal(c0: number, c1: number, c2: number, c3: number, c4: number): void {
+    const b = this.b;
+    const at = this.at;
+    const k = c4 === 0 ? 4 : 5;
+    if (b[at] !== c0 || b[at + 1] !== c1 || b[at + 2] !== c2 || b[at + 3] !== c3 || (k === 5 && b[at + 4] !== c4)) throw FALLBACK;
+    this.room(5);
+    this.out.set(b.subarray(at, at + k), this.n);
+    this.n += k;
+    this.at = at + k;
+  }
+
+  private array(depth: number): void {
+    if (depth > MAX_DEPTH) throw FALLBACK;
+    const b = this.b;
+    this.at++;
+    this.room(2);
+    this.out[this.n++] = 91;
+    this.ws();
+    if (b[this.at] === 93) {
+      this.at++;
+      this.room(1);
+      this.out[this.n++] = 93;
+      return;
+    }
+    for (;;) {
+      this.value(depth);
+      this.ws();
+      const c = b[this.at++];
+      this.room(1);
+      if (c === 93) return void (this.out[this.n++] = 93);
+      if (c !== 44) throw FALLBACK;
+      this.out[this.n++] = 44;
+      this.ws();
+    }
+  }
+
+  private object(depth: number): void {
+    if (depth > MAX_DEPTH) throw FALLBACK;
+    const b = this.b;
+    this.at++;
+    this.room(2);
+    this.out[this.n++] = 123;
+    this.ws();
+    if (b[this.at] === 125) {
+      this.at++;
+      this.out[this.n++] = 125;
+      return;
+    }
+    let keys = this.keys[depth];
+    if (keys === undefined) this.keys[depth] = keys = new Int32Array(64);
+    let count = 0;
+    let written = 0;
+    for (;;) {
+      if (b[this.at] !== 34) throw FALLBACK;
+      const from = this.at + 1;
+      let i = from;
+      while (STOP[b[i]!] === 0) i++;
+      // Keys with escapes, keys JS orders first (array indices) and __proto__ are left to the general printer.
+      if (b[i] !== 34) throw FALLBACK;
+      const first = b[from]!;
+      if (first >= 48 && first <= 57) throw FALLBACK;
+      const to = i;
+      if (count * 2 + 2 > keys.length) {
+        const grown = new Int32Array(keys.length * 2);
+        grown.set(keys);
+        this.keys[depth] = keys = grown;
+      }
+      // A repeated key: JSON.parse keeps one member (its first place, its last value).
+      for (let k = 0; k < count; k++) if (same(b, keys[2 * k]!, keys[2 * k + 1]!, from, to)) throw FALLBACK;
+      keys[2 * count] = from;
+      keys[2 * count + 1] = to;
+      count++;
+      if (same(b, from, to, 0, PROTO_KEY.length, PROTO_KEY)) throw FALLBACK;
+      this.at = to + 1;
+      this.ws();
+      if (b[this.at] !== 58) throw FALLBACK;
+      this.at++;
+      this.ws();
+      const dropped = depth === 0 && (same(b, from, to, 0, TASK_KEY.length, TASK_KEY) || same(b, from, to, 0, ROLLOUT_KEY.length, ROLLOUT_KEY));
+      const mark = this.n;
+      if (!dropped) {
+        this.room(to - from + 4);
+        const out = this.out;
+        if (written > 0) out[this.n++] = 44;
+        out[this.n++] = 34;
+        for (let k = from; k < to; k++) out[this.n++] = b[k]!;
+        out[this.n++] = 34;
+        out[this.n++] = 58;
+      }
+      this.value(depth);
+      if (dropped) this.n = mark;
+      else written++;
+      this.ws();
+      const c = b[this.at++];
+      if (c === 125) {
+        this.room(1);
+        this.out[this.n++] = 125;
+        return;
+      }
+      if (c !== 44) throw FALLBACK;
+      this.ws();
+    }
+  }
+
+  /** A string as JSON.stringify prints its decoded text. */
+  private string(): void {
+    const b = this.b;
+    let i = this.at + 1;
+    let run = i;
+    this.room(1);
+    this.out[this.n++] = 34;
+    for (;;) {
+      while (STOP[b[i]!] === 0) i++;
+      const c = b[i];
+      if (c !== 34 && c !== 92) throw FALLBACK; // a raw control character or the end of the bytes
+      this.room(i - run + 12);
+      const out = this.out;
+      if (i - run > 32) out.set(b.subarray(run, i), this.n), (this.n += i - run);
+      else for (let k = run; k < i; k++) out[this.n++] = b[k]!;
+      if (c === 34) {
+        out[this.n++] = 34;
+        this.at = i + 1;
+        return;
+      }
+      const e = b[i + 1];
+      if (e === 34 || e === 92) (out[this.n++] = 92), (out[this.n++] = e), (i += 2);
+      else if (e === 47) (out[this.n++] = 47), (i += 2);
+      else if (e === 98 || e === 102 || e === 110 || e === 114 || e === 116) (out[this.n++] = 92), (out[this.n++] = e), (i += 2);
+      else if (e === 117) {
+        let u = hex4(b, i + 2);
+        i += 6;
+        if (u < 32) {
+          out[this.n++] = 92;
+          const short = SHORT_ESCAPE[u]!;
+          if (short) out[this.n++] = short;
+          else (out[this.n++] = 117), (out[this.n++] = 48), (out[this.n++] = 48), (out[this.n++] = LOWER_HEX[u >> 4]!), (out[this.n++] = LOWER_HEX[u & 15]!);
+        } else if (u === 34 || u === 92) (out[this.n++] = 92), (out[this.n++] = u);
+        else if (u < 0x80) out[this.n++] = u;
+        else if (u < 0x800) (out[this.n++] = 0xc0 | (u >> 6)), (out[this.n++] = 0x80 | (u & 63));
+        else if (u >= 0xd800 && u <= 0xdfff) {
+          // Only a high surrogate followed by an escaped low one is a character; a lone one prints escaped.
+          if (u > 0xdbff || b[i] !== 92 || b[i + 1] !== 117) throw FALLBACK;
+          const low = hex4(b, i + 2);
+          if (low < 0xdc00 || low > 0xdfff) throw FALLBACK;
+          i += 6;
+          u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
+          out[this.n++] = 0xf0 | (u >> 18);
+          out[this.n++] = 0x80 | ((u >> 12) & 63);
+          out[this.n++] = 0x80 | ((u >> 6) & 63);
+          out[this.n++] = 0x80 | (u & 63);
+        } else (out[this.n++] = 0xe0 | (u >> 12)), (out[this.n++] = 0x80 | ((u >> 6) & 63)), (out[this.n++] = 0x80 | (u & 63));
+      } else throw FALLBACK;
+      run = i;
+    }
+  }
+
+  /** A number: an integer of up to 15 digits as written (`-0` as `0`), a float as Python's repr of its value. */
+  private number(): void {
+    const b = this.b;
+    const start = this.at;
+    let i = start;
+    if (b[i] === 45) i++;
+    let c = b[i]!;
+    if (c === 48) c = b[++i]!;
+    else if (c >= 49 && c <= 57) while (c >= 48 && c <= 57) c = b[++i]!;
+    else throw FALLBACK;
+    const intEnd = i;
+    let float = false;
+    if (c === 46) {
+      float = true;
+      c = b[++i]!;
+      if (!(c >= 48 && c <= 57)) throw FALLBACK;
+      while (c >= 48 && c <= 57) c = b[++i]!;
+    }
+    if (c === 101 || c === 69) {
+      float = true;
+      c = b[++i]!;
+      if (c === 43 || c === 45) c = b[++i]!;
+      if (!(c >= 48 && c <= 57)) throw FALLBACK;
+      while (c >= 48 && c <= 57) c = b[++i]!;
+    }
+    this.at = i;
+    if (!float) {
+      const digits = intEnd - start - (b[start] === 45 ? 1 : 0);
+      if (digits > 15) throw FALLBACK;
+      this.room(17);
+      if (digits === 1 && b[start] === 45 && b[start + 1] === 48) return void (this.out[this.n++] = 48);
+      for (let k = start; k < i; k++) this.out[this.n++] = b[k]!;
+      return;
+    }
+    // Floats repeat (temperature 1.0, top_p 0.95): the last printing is kept.
+    const last = this.lastFloat;
+    let text: Uint8Array;
+    if (last.length === i - start && same(b, start, i, 0, last.length, last)) text = this.lastFloatText;
+    else {
+      const x = Number(String.fromCharCode.apply(null, b.subarray(start, i) as unknown as number[]));
+      if (!Number.isFinite(x)) throw FALLBACK;
+      text = encoder.encode(formatPyFloat(x));
+      this.lastFloat = b.slice(start, i);
+      this.lastFloatText = text;
+    }
+    this.room(text.length);
+    this.out.set(text, this.n);
+    this.n += text.length;
+  }
+}
+
+function hex4(b: Uint8Array, i: number): number {
+  const h0 = HEX_DIGIT[b[i]!]!, h1 = HEX_DIGIT[b[i + 1]!]!, h2 = HEX_DIGIT[b[i + 2]!]!, h3 = HEX_DIGIT[b[i + 3]!]!;
+  if ((h0 | h1 | h2 | h3) < 0) throw FALLBACK;
+  return (h0 << 12) | (h1 << 8) | (h2 << 4) | h3;
+}
+
+/** Whether b[from, to) equals c[cFrom, cTo) (c defaults to b). */
+function same(b: Uint8Array, from: number, to: number, cFrom: number, cTo: number, c: Uint8Array = b): boolean {
+  const n = to - from;
+  if (n !== cTo - cFrom) return false;
+  for (let k = 0; k < n; k++) if (b[from + k] !== c[cFrom + k]) return false;
+  return true;
+}
