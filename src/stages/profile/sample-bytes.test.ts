@@ -47,7 +47,7 @@ describe("SampleBytes prints what sampleText prints", () => {
   });
 
   test("escapes come out as JSON.stringify writes them", () => {
-    for (const s of ["\\u00e9\\u4e2d\\ud83d\\ude00", "\\/\\\"\\\\", "\\u0000\\u001f\\u0008\\u000c\\b\\f\\n\\r\\t", "\\u0022\\u005c\\u0041\\u007f", "é中🙂\u2028", "\\u2028 \\uFFFF \\u00E9"]) {
+    for (const s of ["\\u00e9\\u4e2d\\ud83d\\ude00", "\\/\\\"\\\\", "\\u0000\\u001f\\u0008\\u000c\\b\\f\\n\\r\\t", "\\u0022\\u005c\\u0041\\u007f", "é中🙂\u2028", "\\u2028 \\uFFFF \\u00E9", "\\u001B\\u000a\\u0009\\u001f x"]) {
       expect(printed(row(`"s":"${s}"`))).not.toBeNull();
     }
   });

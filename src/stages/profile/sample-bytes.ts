@@ -36,10 +36,13 @@ export class SampleBytes {
   private n = 0;
   private b: Uint8Array = this.out;
   private at = 0;
+  /** Source bytes from here on are not in `out` yet: runs that print as written are copied in one go. */
+  private copyFrom = 0;
   /** Key positions (source start, end) of the objects being walked, per depth. */
   private readonly keys: Int32Array[] = [];
   private lastFloat: Uint8Array = new Uint8Array(0);
-  private lastFloatText: Uint8Array = new Uint8Array(0);
+  /** The Python repr of `lastFloat`, or null when it is already spelled so. */
+  private lastFloatText: Uint8Array | null = null;
 
   /** The sample of bytes[start, end) (one input line) as UTF-8, valid until the next call; null: use sampleText. */
   print(bytes: Uint8Array, start: number, end: number): Uint8Array | null {
@@ -50,10 +53,10 @@ export class SampleBytes {
     try {
       // A BOM before the row (the first line of a file, or a line of a concatenated file), as TextDecoder drops it.
       if (bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) this.at += 3;
-      this.ws();
+      this.skip();
       if (bytes[this.at] !== 123) return null;
-      this.object(0);
-      this.ws();
+      this.top();
+      this.skip();
       if (this.at !== end) return null;
     } catch (error) {
       if (error === FALLBACK) return null;
@@ -69,14 +72,113 @@ export class SampleBytes {
     this.out = grown;
   }
 
-  private ws(): void {
+  /** Copies the pending source run up to `to` into the output. */
+  private emitTo(to: number): void {
+    const from = this.copyFrom;
+    const k = to - from;
+    if (k > 0) {
+      this.room(k);
+      if (k > 16) this.out.set(this.b.subarray(from, to), this.n);
+      else for (let i = 0; i < k; i++) this.out[this.n + i] = this.b[from + i]!;
+      this.n += k;
+    }
+    this.copyFrom = to;
+  }
+
+  /** Replaces source bytes [from, to) by `bytes` (room for them is the caller's). */
+  private cut(from: number, to: number): void {
+    this.emitTo(from);
+    this.copyFrom = to;
+  }
+
+  private skip(): void {
     const b = this.b;
     let c = b[this.at];
     while (c === 32 || c === 9 || c === 13) c = b[++this.at];
   }
 
+  /** Blanks between tokens are left out of the output. */
+  private ws(): void {
+    const b = this.b;
+    const from = this.at;
+    let i = from;
+    let c = b[i];
+    while (c === 32 || c === 9 || c === 13) c = b[++i];
+    if (i !== from) (this.at = i), this.cut(from, i);
+  }
+
+  /** The row: members written one by one (the index members left out), each printed as a run of its source. */
+  private top(): void {
+    const b = this.b;
+    this.at++;
+    this.out[this.n++] = 123;
+    this.skip();
+    let count = 0;
+    let written = 0;
+    if (b[this.at] !== 125) {
+      for (;;) {
+        const from = this.at;
+        const to = this.key(0, count++);
+        const dropped = same(b, from + 1, to - 1, 0, TASK_KEY.length, TASK_KEY) || same(b, from + 1, to - 1, 0, ROLLOUT_KEY.length, ROLLOUT_KEY);
+        const mark = this.n;
+        if (!dropped && written > 0) this.room(1), (this.out[this.n++] = 44);
+        this.copyFrom = from;
+        this.afterKey(to);
+        this.value(0);
+        this.emitTo(this.at);
+        if (dropped) this.n = mark;
+        else written++;
+        this.skip();
+        const c = b[this.at++];
+        if (c === 125) break;
+        if (c !== 44) throw FALLBACK;
+        this.skip();
+      }
+    } else this.at++;
+    this.room(1);
+    this.out[this.n++] = 125;
+  }
+
+  /**
+   * Checks the key at `at` (the `index`-th of an object at `depth`) and returns where it ends: a key must be
+   * plain (no escapes), not one JS orders first (array indices) or treats apart (__proto__), and not repeated.
+   */
+  private key(depth: number, index: number): number {
+    const b = this.b;
+    if (b[this.at] !== 34) throw FALLBACK;
+    const from = this.at + 1;
+    let i = from;
+    while (STOP[b[i]!] === 0) i++;
+    if (b[i] !== 34) throw FALLBACK;
+    const first = b[from]!;
+    if (first >= 48 && first <= 57) throw FALLBACK;
+    if (first === 95 && same(b, from, i, 0, PROTO_KEY.length, PROTO_KEY)) throw FALLBACK;
+    let keys = this.keys[depth];
+    if (keys === undefined) this.keys[depth] = keys = new Int32Array(64);
+    if (index * 2 + 2 > keys.length) {
+      const grown = new Int32Array(keys.length * 2);
+      grown.set(keys);
+      this.keys[depth] = keys = grown;
+    }
+    // A repeated key: JSON.parse keeps one member (its first place, its last value).
+    for (let k = 0; k < index; k++) if (same(b, keys[2 * k]!, keys[2 * k + 1]!, from, i)) throw FALLBACK;
+    keys[2 * index] = from;
+    keys[2 * index + 1] = i;
+    return i + 1;
+  }
+
+  /** From the end of a key to the start of its value. */
+  private afterKey(to: number): void {
+    this.at = to;
+    this.ws();
+    if (this.b[this.at] !== 58) throw FALLBACK;
+    this.at++;
+    this.ws();
+  }
+
   private value(depth: number): void {
-    const c = this.b[this.at];
+    const b = this.b;
+    const c = b[this.at];
     if (c === 34) this.string();
     else if (c === 123) this.object(depth + 1);
     else if (c === 91) this.array(depth + 1);
@@ -89,35 +191,23 @@ export class SampleBytes {
   private literal(c0: number, c1: number, c2: number, c3: number, c4: number): void {
     const b = this.b;
     const at = this.at;
-    const k = c4 === 0 ? 4 : 5;
-    if (b[at] !== c0 || b[at + 1] !== c1 || b[at + 2] !== c2 || b[at + 3] !== c3 || (k === 5 && b[at + 4] !== c4)) throw FALLBACK;
-    this.room(5);
-    this.out.set(b.subarray(at, at + k), this.n);
-    this.n += k;
-    this.at = at + k;
+    if (b[at] !== c0 || b[at + 1] !== c1 || b[at + 2] !== c2 || b[at + 3] !== c3) throw FALLBACK;
+    if (c4 !== 0 && b[at + 4] !== c4) throw FALLBACK;
+    this.at = at + (c4 === 0 ? 4 : 5);
   }
 
   private array(depth: number): void {
     if (depth > MAX_DEPTH) throw FALLBACK;
     const b = this.b;
     this.at++;
-    this.room(2);
-    this.out[this.n++] = 91;
     this.ws();
-    if (b[this.at] === 93) {
-      this.at++;
-      this.room(1);
-      this.out[this.n++] = 93;
-      return;
-    }
+    if (b[this.at] === 93) return void this.at++;
     for (;;) {
       this.value(depth);
       this.ws();
       const c = b[this.at++];
-      this.room(1);
-      if (c === 93) return void (this.out[this.n++] = 93);
+      if (c === 93) return;
       if (c !== 44) throw FALLBACK;
-      this.out[this.n++] = 44;
       this.ws();
     }
   }
@@ -126,120 +216,80 @@ export class SampleBytes {
     if (depth > MAX_DEPTH) throw FALLBACK;
     const b = this.b;
     this.at++;
-    this.room(2);
-    this.out[this.n++] = 123;
     this.ws();
-    if (b[this.at] === 125) {
-      this.at++;
-      this.out[this.n++] = 125;
-      return;
-    }
-    let keys = this.keys[depth];
-    if (keys === undefined) this.keys[depth] = keys = new Int32Array(64);
-    let count = 0;
-    let written = 0;
-    for (;;) {
-      if (b[this.at] !== 34) throw FALLBACK;
-      const from = this.at + 1;
-      let i = from;
-      while (STOP[b[i]!] === 0) i++;
-      // Keys with escapes, keys JS orders first (array indices) and __proto__ are left to the general printer.
-      if (b[i] !== 34) throw FALLBACK;
-      const first = b[from]!;
-      if (first >= 48 && first <= 57) throw FALLBACK;
-      const to = i;
-      if (count * 2 + 2 > keys.length) {
-        const grown = new Int32Array(keys.length * 2);
-        grown.set(keys);
-        this.keys[depth] = keys = grown;
-      }
-      // A repeated key: JSON.parse keeps one member (its first place, its last value).
-      for (let k = 0; k < count; k++) if (same(b, keys[2 * k]!, keys[2 * k + 1]!, from, to)) throw FALLBACK;
-      keys[2 * count] = from;
-      keys[2 * count + 1] = to;
-      count++;
-      if (same(b, from, to, 0, PROTO_KEY.length, PROTO_KEY)) throw FALLBACK;
-      this.at = to + 1;
-      this.ws();
-      if (b[this.at] !== 58) throw FALLBACK;
-      this.at++;
-      this.ws();
-      const dropped = depth === 0 && (same(b, from, to, 0, TASK_KEY.length, TASK_KEY) || same(b, from, to, 0, ROLLOUT_KEY.length, ROLLOUT_KEY));
-      const mark = this.n;
-      if (!dropped) {
-        this.room(to - from + 4);
-        const out = this.out;
-        if (written > 0) out[this.n++] = 44;
-        out[this.n++] = 34;
-        for (let k = from; k < to; k++) out[this.n++] = b[k]!;
-        out[this.n++] = 34;
-        out[this.n++] = 58;
-      }
+    if (b[this.at] === 125) return void this.at++;
+    for (let index = 0; ; index++) {
+      this.afterKey(this.key(depth, index));
       this.value(depth);
-      if (dropped) this.n = mark;
-      else written++;
       this.ws();
       const c = b[this.at++];
-      if (c === 125) {
-        this.room(1);
-        this.out[this.n++] = 125;
-        return;
-      }
+      if (c === 125) return;
       if (c !== 44) throw FALLBACK;
       this.ws();
     }
   }
 
-  /** A string as JSON.stringify prints its decoded text. */
+  /** A string, as JSON.stringify prints its decoded text: escapes it spells otherwise are rewritten. */
   private string(): void {
     const b = this.b;
     let i = this.at + 1;
-    let run = i;
-    this.room(1);
-    this.out[this.n++] = 34;
     for (;;) {
       while (STOP[b[i]!] === 0) i++;
       const c = b[i];
-      if (c !== 34 && c !== 92) throw FALLBACK; // a raw control character or the end of the bytes
-      this.room(i - run + 12);
-      const out = this.out;
-      if (i - run > 32) out.set(b.subarray(run, i), this.n), (this.n += i - run);
-      else for (let k = run; k < i; k++) out[this.n++] = b[k]!;
-      if (c === 34) {
-        out[this.n++] = 34;
-        this.at = i + 1;
-        return;
-      }
+      if (c === 34) return void (this.at = i + 1);
+      if (c !== 92) throw FALLBACK; // a raw control character or the end of the bytes
       const e = b[i + 1];
-      if (e === 34 || e === 92) (out[this.n++] = 92), (out[this.n++] = e), (i += 2);
-      else if (e === 47) (out[this.n++] = 47), (i += 2);
-      else if (e === 98 || e === 102 || e === 110 || e === 114 || e === 116) (out[this.n++] = 92), (out[this.n++] = e), (i += 2);
-      else if (e === 117) {
-        let u = hex4(b, i + 2);
-        i += 6;
-        if (u < 32) {
-          out[this.n++] = 92;
-          const short = SHORT_ESCAPE[u]!;
-          if (short) out[this.n++] = short;
-          else (out[this.n++] = 117), (out[this.n++] = 48), (out[this.n++] = 48), (out[this.n++] = LOWER_HEX[u >> 4]!), (out[this.n++] = LOWER_HEX[u & 15]!);
-        } else if (u === 34 || u === 92) (out[this.n++] = 92), (out[this.n++] = u);
-        else if (u < 0x80) out[this.n++] = u;
-        else if (u < 0x800) (out[this.n++] = 0xc0 | (u >> 6)), (out[this.n++] = 0x80 | (u & 63));
-        else if (u >= 0xd800 && u <= 0xdfff) {
-          // Only a high surrogate followed by an escaped low one is a character; a lone one prints escaped.
-          if (u > 0xdbff || b[i] !== 92 || b[i + 1] !== 117) throw FALLBACK;
-          const low = hex4(b, i + 2);
-          if (low < 0xdc00 || low > 0xdfff) throw FALLBACK;
-          i += 6;
-          u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
-          out[this.n++] = 0xf0 | (u >> 18);
-          out[this.n++] = 0x80 | ((u >> 12) & 63);
-          out[this.n++] = 0x80 | ((u >> 6) & 63);
-          out[this.n++] = 0x80 | (u & 63);
-        } else (out[this.n++] = 0xe0 | (u >> 12)), (out[this.n++] = 0x80 | ((u >> 6) & 63)), (out[this.n++] = 0x80 | (u & 63));
-      } else throw FALLBACK;
-      run = i;
+      if (e === 34 || e === 92 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) i += 2;
+      else if (e === 47) this.cut(i, i + 2), this.put1(47), (i += 2);
+      else if (e === 117) i = this.unicodeEscape(i);
+      else throw FALLBACK;
     }
+  }
+
+  private put1(c: number): void {
+    this.room(1);
+    this.out[this.n++] = c;
+  }
+
+  /** The `\uXXXX` escape at `i` (and its low surrogate): kept when JSON.stringify spells it so, else rewritten; returns its end. */
+  private unicodeEscape(i: number): number {
+    const b = this.b;
+    let u = hex4(b, i + 2);
+    if (u < 32) {
+      const short = SHORT_ESCAPE[u]!;
+      // JSON.stringify: \b \t \n \f \r, else \u00xx in lowercase.
+      if (short === 0 && (b[i + 4] === LOWER_HEX[u >> 4] && b[i + 5] === LOWER_HEX[u & 15])) return i + 6;
+      this.cut(i, i + 6);
+      this.room(6);
+      const out = this.out;
+      out[this.n++] = 92;
+      if (short) out[this.n++] = short;
+      else (out[this.n++] = 117), (out[this.n++] = 48), (out[this.n++] = 48), (out[this.n++] = LOWER_HEX[u >> 4]!), (out[this.n++] = LOWER_HEX[u & 15]!);
+      return i + 6;
+    }
+    let end = i + 6;
+    if (u >= 0xd800 && u <= 0xdfff) {
+      // Only a high surrogate followed by an escaped low one is a character; a lone one prints escaped.
+      if (u > 0xdbff || b[end] !== 92 || b[end + 1] !== 117) throw FALLBACK;
+      const low = hex4(b, end + 2);
+      if (low < 0xdc00 || low > 0xdfff) throw FALLBACK;
+      end += 6;
+      u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
+    }
+    this.cut(i, end);
+    this.room(4);
+    const out = this.out;
+    if (u === 34 || u === 92) (out[this.n++] = 92), (out[this.n++] = u);
+    else if (u < 0x80) out[this.n++] = u;
+    else if (u < 0x800) (out[this.n++] = 0xc0 | (u >> 6)), (out[this.n++] = 0x80 | (u & 63));
+    else if (u < 0x10000) (out[this.n++] = 0xe0 | (u >> 12)), (out[this.n++] = 0x80 | ((u >> 6) & 63)), (out[this.n++] = 0x80 | (u & 63));
+    else {
+      out[this.n++] = 0xf0 | (u >> 18);
+      out[this.n++] = 0x80 | ((u >> 12) & 63);
+      out[this.n++] = 0x80 | ((u >> 6) & 63);
+      out[this.n++] = 0x80 | (u & 63);
+    }
+    return end;
   }
 
   /** A number: an integer of up to 15 digits as written (`-0` as `0`), a float as Python's repr of its value. */
@@ -269,24 +319,25 @@ export class SampleBytes {
     }
     this.at = i;
     if (!float) {
-      const digits = intEnd - start - (b[start] === 45 ? 1 : 0);
-      if (digits > 15) throw FALLBACK;
-      this.room(17);
-      if (digits === 1 && b[start] === 45 && b[start + 1] === 48) return void (this.out[this.n++] = 48);
-      for (let k = start; k < i; k++) this.out[this.n++] = b[k]!;
+      const negative = b[start] === 45;
+      if (intEnd - start - (negative ? 1 : 0) > 15) throw FALLBACK;
+      if (negative && intEnd - start === 2 && b[start + 1] === 48) this.cut(start, i), this.put1(48);
       return;
     }
-    // Floats repeat (temperature 1.0, top_p 0.95): the last printing is kept.
+    // Floats repeat (temperature 1.0, top_p 0.95): the last one is remembered.
     const last = this.lastFloat;
-    let text: Uint8Array;
+    let text: Uint8Array | null;
     if (last.length === i - start && same(b, start, i, 0, last.length, last)) text = this.lastFloatText;
     else {
       const x = Number(String.fromCharCode.apply(null, b.subarray(start, i) as unknown as number[]));
       if (!Number.isFinite(x)) throw FALLBACK;
       text = encoder.encode(formatPyFloat(x));
+      if (same(b, start, i, 0, text.length, text)) text = null;
       this.lastFloat = b.slice(start, i);
       this.lastFloatText = text;
     }
+    if (text === null) return;
+    this.cut(start, i);
     this.room(text.length);
     this.out.set(text, this.n);
     this.n += text.length;
