@@ -5,7 +5,7 @@ import { emptyInput, GymError } from "../../errors.ts";
 import { utf8 } from "../../metrics/byte-text.ts";
 import { GroupWriter, Layout } from "../../metrics/group-render.ts";
 import { acrossRepeatMetrics, repeatLevelMetrics } from "../../metrics/repeat-level.ts";
-import { stringifyPython } from "../../metrics/pyjson.ts";
+import { PyFloat, stringifyPython } from "../../metrics/pyjson.ts";
 import { SCORED_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
 import { type RowShape, RowReader } from "../../jsonl/rows.ts";
 import { RolloutTable } from "../../metrics/rollout-table.ts";
@@ -91,18 +91,57 @@ async function indexFile(source: string, what: string, needAgent: boolean, log?:
 const REQUIRED_KEYS = { [TASK_INDEX]: { type: "index", required: true }, [ROLLOUT_INDEX]: { type: "index", required: true } } as const;
 const INPUT_SHAPE: RowShape = { checks: { ...SCORED_CHECKS, reward: { type: "number", null: "allow" }, ...REQUIRED_KEYS, "agent_ref.name": { type: "string", required: true } } };
 const ROLLOUT_SHAPE: RowShape = statsShape({ ...SCORED_CHECKS, ...REQUIRED_KEYS });
+/** The same rows without the reader's checks (see scanInto): the shapes read `agent_ref` as the checks made them do. */
+const unchecked = (shape: RowShape): RowShape => ({ ...shape, checks: undefined, nested: { ...shape.nested, agent_ref: { strings: true } } });
+const INPUT_READ = unchecked(INPUT_SHAPE);
+const ROLLOUT_READ = unchecked(ROLLOUT_SHAPE);
 
+const MAX_INDEX = Number.MAX_SAFE_INTEGER;
+const isIndex = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_INDEX;
+const isPlain = (v: unknown): v is Row => typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+
+/** Whether an input row passes INPUT_SHAPE's checks for sure (false: let the checking reader decide). */
+function inputPasses(row: Row): boolean {
+  const agent = row.agent_ref;
+  const reward = row.reward;
+  return isIndex(row[TASK_INDEX]) && isIndex(row[ROLLOUT_INDEX]) && isPlain(agent) && typeof agent.name === "string" && (reward === undefined || reward === null || typeof reward === "number" || reward instanceof PyFloat);
+}
+
+/** Whether a rollout row passes ROLLOUT_SHAPE's checks with no warning for sure (false: let the checking reader decide). */
+function rolloutPasses(row: Row): boolean {
+  const agent = row.agent_ref;
+  const reward = row.reward;
+  return isIndex(row[TASK_INDEX]) && isIndex(row[ROLLOUT_INDEX]) && (agent === undefined || (isPlain(agent) && (agent.name === undefined || typeof agent.name === "string"))) && (typeof reward === "number" || reward instanceof PyFloat);
+}
+
+/**
+ * Reads a file's rows into `k`. The row reader's per-row checks cost ~40% of reading a short row, so rows
+ * are read without them and checked here by what they hold; a row that may fail (or warn) is read again by a
+ * reader with the checks, which throws the error (or counts the warning) a checked read would have. If the
+ * unchecked read itself fails (bad JSON), a checked read of the file reports the first error in file order.
+ */
 async function scanInto(k: Keyed, needAgent: boolean, log?: (message: string) => void): Promise<void> {
-  const reader = new RowReader(needAgent ? INPUT_SHAPE : ROLLOUT_SHAPE);
-  for await (const { rows, lines, offsets, lengths } of reader.batches(k.file, { shown: k.shown })) {
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!;
-      const agent = needAgent ? k.agents.id((row.agent_ref as Row).name as string) : -1;
-      k.index.push(0, lines[i]!, offsets[i]!, lengths[i]!, agent, row[TASK_INDEX] as number, row[ROLLOUT_INDEX] as number);
-      k.table?.add(row);
+  const shape = needAgent ? INPUT_SHAPE : ROLLOUT_SHAPE;
+  const checker = new RowReader(shape);
+  const reader = new RowReader(needAgent ? INPUT_READ : ROLLOUT_READ);
+  let checking = false;
+  try {
+    for await (const batch of reader.batches(k.file, { shown: k.shown })) {
+      const { rows, lines, offsets, lengths } = batch;
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        if (!(needAgent ? inputPasses(row) : rolloutPasses(row))) (checking = true), checker.line(batch.text(i), k.shown, lines[i]!), (checking = false);
+        const agent = needAgent ? k.agents.id((row.agent_ref as Row).name as string) : -1;
+        k.index.push(0, lines[i]!, offsets[i]!, lengths[i]!, agent, row[TASK_INDEX] as number, row[ROLLOUT_INDEX] as number);
+        k.table?.add(row);
+      }
     }
+  } catch (error) {
+    if (checking || !(error instanceof GymError)) throw error;
+    for await (const _ of new RowReader(shape).batches(k.file, { shown: k.shown }));
+    throw error;
   }
-  for (const warning of reader.takeWarnings(k.shown)) log?.(`Warning: ${warning} (left out of the reward statistics, as NeMo Gym does)`);
+  for (const warning of checker.takeWarnings(k.shown)) log?.(`Warning: ${warning} (left out of the reward statistics, as NeMo Gym does)`);
 }
 
 function sortKeys(k: Keyed, what: string): Int32Array {
@@ -118,8 +157,6 @@ function sortKeys(k: Keyed, what: string): Int32Array {
   return order;
 }
 
-const cmp = (at: number, ar: number, bt: number, br: number) => at - bt || ar - br;
-
 /** Joins inputs with rollouts by (task, rollout), then writes the three profile files next to the rollouts. */
 export async function profileRollouts(options: ProfileOptions): Promise<ProfileReport> {
   if (options.inputs === "-" && options.rollouts === "-") throw new GymError("E_USAGE", "Only one of --inputs and --rollouts can be read from stdin (-)");
@@ -131,27 +168,44 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
   const ro = sortKeys(results, "result");
   const it = inputs.index.task, ir = inputs.index.rollout, rt = results.table!.task, rr = results.table!.rollout;
   // Every rollout row must match an input row (else it is extra), so the matched rows are `ro` itself.
+  // One merge of the two sorted key lists also counts, per input task (a run of equal tasks in `io`), its
+  // rows and matched rows: the completion summary, and the expected count of every task that has rollouts.
   const inputOf = new Int32Array(ro.length);
   let matched = 0;
   const missing: string[] = [];
   const extra: string[] = [];
   let missingCount = 0;
   let extraCount = 0;
-  const expected = new Map<number, number>();
-  for (let a = 0; a < io.length; a++) expected.set(it[io[a]!]!, (expected.get(it[io[a]!]!) ?? 0) + 1);
+  const tasks = { total: 0, complete: 0, partial: 0, missing: 0 };
+  const expectedOfTask: number[] = [];
+  let task = NaN;
+  let expected = 0;
+  let done = 0;
+  const closeTask = () => {
+    if (done === expected) tasks.complete++;
+    else if (done > 0) tasks.partial++;
+    else tasks.missing++;
+    if (done > 0) expectedOfTask.push(expected);
+  };
   for (let a = 0, b = 0; a < io.length || b < ro.length; ) {
     const i = io[a];
     const r = ro[b];
-    const c = i === undefined ? 1 : r === undefined ? -1 : cmp(it[i]!, ir[i]!, rt[r]!, rr[r]!);
-    if (c === 0) (inputOf[matched++] = i!), a++, b++;
-    else if (c < 0) {
-      if (missingCount++ < 10) missing.push(`(${it[i!]}, ${ir[i!]})`);
+    const c = i === undefined ? 1 : r === undefined ? -1 : it[i]! - rt[r]! || ir[i]! - rr[r]!;
+    if (c <= 0) {
+      if (it[i!] !== task) {
+        if (tasks.total++ > 0) closeTask();
+        (task = it[i!]!), (expected = 0), (done = 0);
+      }
+      expected++;
+      if (c === 0) (inputOf[matched++] = i!), done++, b++;
+      else if (missingCount++ < 10) missing.push(`(${it[i!]}, ${ir[i!]})`);
       a++;
     } else {
       if (extraCount++ < 10) extra.push(`(${rt[r!]}, ${rr[r!]})`);
       b++;
     }
   }
+  if (tasks.total > 0) closeTask();
   if (extraCount) {
     throw new GymError("E_INPUT_SCHEMA", `Rollout results contain rows with no matching materialized input rows. Found ${extraCount} extra rollout rows. Extra rollout keys: ${extra.join(", ")}`, {
       hint: "Pass the materialized inputs of the same run (--inputs <stem>_materialized_inputs.jsonl).",
@@ -162,38 +216,28 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
       hint: "Use ++allow_partial_rollouts=true (or --allow-partial-rollouts) to profile the completed rollouts of a partial collection.",
     });
   }
-  const summary = completionSummary(expected, inputOf, it, io.length, extraCount);
-  const report = await writeProfile(base, inputs, results, ro, inputOf, expected, options);
+  const summary = completionSummary(tasks, matched, io.length, extraCount);
+  const report = await writeProfile(base, inputs, results, ro, inputOf, expectedOfTask, options);
   for (const k of [inputs, results]) if (k.file !== (k === inputs ? options.inputs : options.rollouts)) fs.rmSync(path.dirname(k.file), { recursive: true, force: true });
   return { summary, ...report };
 }
 
-function completionSummary(expected: Map<number, number>, inputOf: Int32Array, inputTask: Float64Array, expectedRows: number, extraRows: number): ProfileSummary {
-  const done = new Map<number, number>();
-  for (let p = 0; p < inputOf.length; p++) done.set(inputTask[inputOf[p]!]!, (done.get(inputTask[inputOf[p]!]!) ?? 0) + 1);
-  let complete = 0, partial = 0, missing = 0;
-  for (const [t, n] of expected) {
-    const c = done.get(t) ?? 0;
-    if (c === n) complete++;
-    else if (c > 0) partial++;
-    else missing++;
-  }
-  const completed = inputOf.length;
+function completionSummary(tasks: { total: number; complete: number; partial: number; missing: number }, completed: number, expectedRows: number, extraRows: number): ProfileSummary {
   return {
     expected_rollout_rows: expectedRows,
     completed_rollout_rows: completed,
     missing_rollout_rows: expectedRows - completed,
     extra_rollout_rows: extraRows,
     reward_profile_completion_pct: expectedRows === 0 ? 100 : (100 * completed) / expectedRows,
-    total_input_rows: expected.size,
-    complete_input_rows: complete,
-    partial_input_rows: partial,
-    missing_input_rows: missing,
+    total_input_rows: tasks.total,
+    complete_input_rows: tasks.complete,
+    partial_input_rows: tasks.partial,
+    missing_input_rows: tasks.missing,
   };
 }
 
-/** `rows` are the rollouts in (task, rollout) order and `inputOf` their materialized input rows. */
-async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: Int32Array, inputOf: Int32Array, expected: Map<number, number>, options: ProfileOptions) {
+/** `rows` are the rollouts in (task, rollout) order, `inputOf` their materialized input rows, `expected` each task's input rows. */
+async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: Int32Array, inputOf: Int32Array, expected: number[], options: ProfileOptions) {
   const table = results.table!;
   const view = new TableView(table, rows);
   // Tasks: runs of equal task index; each task's sample is the input row of its first rollout.
@@ -216,7 +260,7 @@ async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: I
       const sample = printer.print(bytes, start, end) ?? sampleText(decoder.decode(bytes.subarray(start, end)));
       const from = starts[t]!;
       const to = t + 1 < starts.length ? starts[t + 1]! : rows.length;
-      groups.write(out, rows, from, to, sample, expected.get(table.task[rows[from]!]!) ?? 0);
+      groups.write(out, rows, from, to, sample, expected[t]!);
       out.bytes(newline);
       t++;
       // Each task leaves strings behind; beside ~200 MB of live columns the engine lets that garbage grow

@@ -74,3 +74,64 @@ describe("§7C partial mode", () => {
     expect(repeats.map((r: Record<string, unknown>) => [r._ng_rollout_index, r.sample_count, r.missing_count])).toEqual([[0, 2, 0], [1, 1, 1]]);
   });
 });
+
+describe("completion counts per task", () => {
+  test("a complete, a missing and a partial task: summary, expected counts per row, the sample of the first rollout", async () => {
+    const dir = tmp();
+    // Repeat-major, as a run writes them; each input row's prompt names its rollout.
+    const inputs = [0, 1, 2].flatMap((r) => [0, 1, 2].map((t) => JSON.stringify({ _ng_task_index: t, _ng_rollout_index: r, agent_ref: { name: "a" }, prompt: `q${t}-${r}` })));
+    const rollouts = [[2, 1], [0, 2], [0, 0], [0, 1]].map(([t, r]) => `{"_ng_task_index":${t},"_ng_rollout_index":${r},"reward":${r === 1 ? "1.0" : "0.0"}}`);
+    fs.writeFileSync(path.join(dir, "in.jsonl"), `${inputs.join("\n")}\n`);
+    fs.writeFileSync(path.join(dir, "r.jsonl"), `${rollouts.join("\n")}\n`);
+    const report = await profileRollouts({ inputs: path.join(dir, "in.jsonl"), rollouts: path.join(dir, "r.jsonl"), allowPartialRollouts: true });
+    expect(report.summary).toEqual({
+      expected_rollout_rows: 9, completed_rollout_rows: 4, missing_rollout_rows: 5, extra_rollout_rows: 0, reward_profile_completion_pct: 400 / 9,
+      total_input_rows: 3, complete_input_rows: 1, partial_input_rows: 1, missing_input_rows: 1,
+    });
+    const lines = fs.readFileSync(report.rewardProfiling, "utf8").trim().split("\n");
+    const rows = lines.map((l) => parsePythonJson(l) as Record<string, unknown>);
+    expect(rows.map((r) => [r._ng_task_index, r.num_rollouts, r.expected_num_rollouts, r.missing_num_rollouts, stringifyPython(r.reward_profile_completion_pct), r.sample])).toEqual([
+      [0, 3, 3, 0, "100.0", { agent_ref: { name: "a" }, prompt: "q0-0" }],
+      [2, 1, 3, 2, "33.333333333333336", { agent_ref: { name: "a" }, prompt: "q2-1" }],
+    ]);
+  });
+});
+
+describe("rows are checked as the checking reader checks them", () => {
+  const input = (t: number, extra = "") => `{"_ng_task_index":${t},"_ng_rollout_index":0,"agent_ref":{"name":"a"}${extra}}`;
+  const run = async (inputs: string[], rollouts: string[]) => {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, "in.jsonl"), `${inputs.join("\n")}\n`);
+    fs.writeFileSync(path.join(dir, "r.jsonl"), `${rollouts.join("\n")}\n`);
+    const log: string[] = [];
+    const result = await profileRollouts({ inputs: path.join(dir, "in.jsonl"), rollouts: path.join(dir, "r.jsonl"), allowPartialRollouts: true, log: (m) => log.push(m) }).catch((e: Error) => e);
+    return { error: result instanceof Error ? result.message.replaceAll(dir + path.sep, "") : undefined, log: log.map((m) => m.replaceAll(dir + path.sep, "")) };
+  };
+
+  test("a null and a missing reward are counted warnings, in the order first seen", async () => {
+    const { error, log } = await run([input(0), input(1), input(2)], ['{"_ng_task_index":0,"_ng_rollout_index":0,"reward":null}', '{"_ng_task_index":1,"_ng_rollout_index":0}', '{"_ng_task_index":2,"_ng_rollout_index":0,"reward":null}']);
+    expect(error).toBeUndefined();
+    expect(log).toEqual([
+      "Warning: r.jsonl: 2 row(s) where reward is null (left out of the reward statistics, as NeMo Gym does)",
+      "Warning: r.jsonl: 1 row(s) where reward is missing (left out of the reward statistics, as NeMo Gym does)",
+    ]);
+  });
+
+  test("wrong types stop with the checking reader's message, naming file and line", async () => {
+    const ok = '{"_ng_task_index":0,"_ng_rollout_index":0,"reward":1.0}';
+    expect((await run([input(0), input(1)], [ok, '{"_ng_task_index":1,"_ng_rollout_index":0,"reward":"1"}'])).error).toBe("r.jsonl:2: field 'reward' must be a number (int or float), but it is the string \"1\"");
+    expect((await run([input(0)], ['{"_ng_task_index":0,"_ng_rollout_index":0,"reward":1.0,"agent_ref":null}'])).error).toBe("r.jsonl:1: field 'agent_ref' must be a JSON object, but it is null");
+    expect((await run([input(0), '{"_ng_task_index":1.0,"_ng_rollout_index":0,"agent_ref":{"name":"a"}}'], [ok])).error).toBe(
+      "in.jsonl:2: field '_ng_task_index' must be a non-negative integer below 2^53 (a Python int), but it is the float 1.0",
+    );
+    expect((await run([input(0), '{"_ng_task_index":1,"_ng_rollout_index":0,"agent_ref":{"nam":"a"}}'], [ok])).error).toBe("in.jsonl:2: field 'agent_ref.name' must be a string, but it is nothing (the field is missing)");
+    expect((await run(['{"_ng_task_index":0,"_ng_rollout_index":0,"agent_ref":"a"}'], [ok])).error).toBe("in.jsonl:1: field 'agent_ref' must be a JSON object, but it is the string \"a\"");
+    expect((await run([input(0, ',"reward":false')], [ok])).error).toBe("in.jsonl:1: field 'reward' must be a number (int or float) or null, but it is the bool false");
+  });
+
+  test("a wrong type before bad JSON in the same block is the error reported (file order)", async () => {
+    const { error } = await run([input(0), input(1)], ['{"_ng_task_index":0,"_ng_rollout_index":0,"reward":true}', '{"_ng_task_index":1,"_ng_rollout_index":0,"reward":1']);
+    expect(error).toBe("r.jsonl:1: field 'reward' must be a number (int or float), but it is the bool true");
+    expect((await run([input(0), input(1)], ['{"_ng_task_index":0,"_ng_rollout_index":0,"reward":1.0}', '{"_ng_task_index":1,"_ng_rollout_index":0,"reward":1'])).error).toContain("r.jsonl:2");
+  });
+});
