@@ -137,9 +137,27 @@ export abstract class BaseServerClient implements ServerClient {
     return undefined;
   }
 
-  async request(path: string, options: ServerRequestOptions = {}): Promise<ServerReply> {
+  request(path: string, options: ServerRequestOptions = {}): Promise<ServerReply> {
     const method = options.method ?? (options.json !== undefined || options.body !== undefined ? "POST" : "GET");
     const timeoutMs = options.timeoutMs || this.defaultTimeoutMs;
+    // An in-process call without a deadline or a signal: nothing to race against, no closures to make.
+    if (!(timeoutMs > 0) && !options.signal) {
+      let direct: Promise<ServerReply> | undefined;
+      try {
+        direct = this.direct(path, method, options);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (direct) return direct.catch((error) => Promise.reject(this.connectionFailure(path, method, error)));
+    }
+    return this.requestWithin(path, method, timeoutMs, options);
+  }
+
+  private connectionFailure(path: string, method: string, error: unknown): ServerCallError {
+    return new ServerCallError({ server: this.name, path, method, reason: "connection", detail: (error as Error)?.message ?? String(error), cause: error });
+  }
+
+  private async requestWithin(path: string, method: string, timeoutMs: number, options: ServerRequestOptions): Promise<ServerReply> {
     const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
     const signal = options.signal && timeout ? AbortSignal.any([options.signal, timeout]) : (options.signal ?? timeout);
     const fail = (reason: CallFailure, extra: { status?: number; body?: string; detail?: string; cause?: unknown } = {}) =>
@@ -151,7 +169,7 @@ export abstract class BaseServerClient implements ServerClient {
       }
       return fail("connection", { detail: (error as Error)?.message ?? String(error), cause: error });
     };
-    const direct = this.direct(path, method, options);
+    const direct = timeout || options.signal ? this.direct(path, method, options) : undefined;
     if (direct) {
       try {
         return await abortable(direct, signal);

@@ -38,17 +38,31 @@ export class InProcessServerClient extends BaseServerClient {
   protected override direct(path: string, method: string, options: ServerRequestOptions): Promise<ServerReply> | undefined {
     if (!this.directCalls || method !== "POST" || !isSimpleJar(options.cookies) || !plainHeaders(options.headers)) return undefined;
     let body: DirectCall["body"];
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.body !== undefined) body = { text: options.body };
-    else if (options.json !== undefined && isPlainJson(options.json)) {
+    let headers: Record<string, string>;
+    if (options.body !== undefined) {
+      body = { text: options.body };
+      headers = { ...options.headers };
+    } else if (options.json !== undefined && isPlainJson(options.json)) {
       body = { value: options.json };
+      headers = options.headers === undefined ? JSON_BODY_HEADERS : { ...options.headers };
       headers["content-type"] ??= "application/json";
     } else return undefined;
     // The jar as it is now (the caller may change its own later); values not sealed yet stay unread.
-    const pending = dispatchDirect(this.app, { path, body, cookies: options.cookies && copyJar(options.cookies), headers });
+    const pending = dispatchDirect(this.app, { path, body, cookies: snapshot(options.cookies), headers });
+    if (!pending) return undefined;
     const readOnly = options.readOnlyAnswer === true;
-    return pending?.then((answer) => new DirectReply(answer, readOnly, (text, cause) => new ServerCallError({ server: this.name, path, method, reason: "invalid_json", status: answer.status, body: text, cause })));
+    return pending.then((answer) => new DirectReply(answer, readOnly, this.name, path, method));
   }
+}
+
+/** The headers of a JSON body sent without headers of its own (read, never changed, by the route). */
+const JSON_BODY_HEADERS: Record<string, string> = { "content-type": "application/json" };
+
+/** A copy of the jar, or none for an absent or empty one (a route sees no cookies either way). */
+function snapshot(jar: Cookies | undefined): Cookies | undefined {
+  if (jar === undefined) return undefined;
+  for (const _ in jar) return copyJar(jar);
+  return undefined;
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -67,18 +81,22 @@ class DirectReply implements ServerReply {
   readonly ok: boolean;
   private readonly answer: DirectAnswer;
   private readonly readOnly: boolean;
-  private readonly invalid: (text: string, cause: unknown) => ServerCallError;
+  private readonly server: string;
+  private readonly path: string;
+  private readonly method: string;
   private textMemo?: string;
   private headersMemo?: Headers;
   private cookiesMemo?: Cookies;
   private parsed?: { value: unknown };
 
-  constructor(answer: DirectAnswer, readOnly: boolean, invalid: (text: string, cause: unknown) => ServerCallError) {
+  constructor(answer: DirectAnswer, readOnly: boolean, server: string, path: string, method: string) {
     this.answer = answer;
     this.readOnly = readOnly;
     this.status = answer.status;
     this.ok = answer.status >= 200 && answer.status < 300;
-    this.invalid = invalid;
+    this.server = server;
+    this.path = path;
+    this.method = method;
   }
 
   get text(): string {
@@ -119,7 +137,7 @@ class DirectReply implements ServerReply {
         try {
           this.parsed = { value: JSON.parse(text) };
         } catch (error) {
-          throw this.invalid(text, error);
+          throw new ServerCallError({ server: this.server, path: this.path, method: this.method, reason: "invalid_json", status: this.status, body: text, cause: error });
         }
       }
     }

@@ -170,9 +170,13 @@ const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
  */
 export function dispatchDirect(app: object, call: DirectCall): Promise<DirectAnswer> | undefined {
   const meta = gymAppMeta(app);
-  if (!meta || meta.routes.size === 0 || !PLAIN_PATH.test(call.path)) return undefined;
-  const path = meta.prefix ? call.path.replace(meta.prefix, "") : call.path;
-  const handler = meta.routes.get(path);
+  if (!meta || meta.routes.size === 0) return undefined;
+  // A route's own path (the usual call) is plain and has no rollout prefix to strip.
+  let handler = meta.routes.get(call.path);
+  if (!handler) {
+    if (!PLAIN_PATH.test(call.path)) return undefined;
+    handler = meta.routes.get(meta.prefix ? call.path.replace(meta.prefix, "") : call.path);
+  }
   return handler ? serveDirect(meta, handler, call) : undefined;
 }
 
@@ -205,8 +209,11 @@ async function serveDirect(meta: GymAppMeta, handler: RouteHandler, call: Direct
   const json = answer.json;
   // JSON.stringify(undefined) is undefined: Hono then sends an empty body.
   const text = answer.py ? () => pyJsonText(json as Record<string, unknown>) : () => JSON.stringify(json) ?? "";
-  return { status: answer.status ?? 200, json, text, headers: [["content-type", "application/json"]], cookies };
+  return { status: answer.status ?? 200, json, text, headers: JSON_HEADERS, cookies };
 }
+
+/** The headers of every direct answer (read, never changed). */
+const JSON_HEADERS: [string, string][] = [["content-type", "application/json"]];
 
 class DirectRouteRequest implements RouteRequest {
   readonly handed: { value: unknown } | undefined;

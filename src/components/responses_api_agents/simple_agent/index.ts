@@ -130,6 +130,8 @@ const factory: ServerFactory = (block, context) => {
     const trace = rolloutId ? new TrajectoryRecorder(config.model_server, rolloutId) : undefined;
     const episode = await runEpisode(params, config, context, request.cookies(), trace);
     forwardCookies(request, episode.resourcesCookies, episode.modelCookies);
+    // Without the key, the rest is the response itself (same keys, same order): no copy to dump from.
+    if (!(TRAJECTORY_KEY in episode.response)) return { json: dumpResponse(episode.response) };
     const { [TRAJECTORY_KEY]: trajectory, ...rest } = episode.response;
     return { json: trajectory ? { ...dumpResponse(rest), [TRAJECTORY_KEY]: trajectory } : dumpResponse(rest) };
   });
@@ -146,8 +148,14 @@ const factory: ServerFactory = (block, context) => {
     const rolloutId = capture ? rolloutIdOf(row) : undefined;
     const path = rolloutId ? `/ng-rollout/${rolloutId}/v1/responses` : "/v1/responses";
     const answered = await context.servers.get(config.name).call<JsonObject>(path, row.responses_create_params, { cookies: seeded.cookies, readOnlyAnswer: true });
-    const { [TRAJECTORY_KEY]: trajectory, ...response } = answered.body;
-    const episode = { body: trajectory ? response : answered.body, cookies: answered.cookies };
+    let trajectory: unknown;
+    let response = answered.body;
+    if (TRAJECTORY_KEY in response) {
+      const { [TRAJECTORY_KEY]: popped, ...rest } = response;
+      trajectory = popped;
+      if (trajectory) response = rest;
+    }
+    const episode = { body: response, cookies: answered.cookies };
     const withTrajectory = (result: JsonObject, verified?: JsonObject) =>
       trajectory && rolloutId ? { ...result, ng_trajectory: finishTrajectory(trajectory as JsonObject, row, rolloutId, verified) } : result;
     if (config.skip_verification) {
