@@ -1,6 +1,6 @@
 /** Cookies between Gym servers: a plain name → value map per rollout, passed explicitly (protocol.md §2.6). */
 
-import { lazyCookie } from "./lazy-cookies.ts";
+import { lazyIn, lazyValues } from "./lazy-cookies.ts";
 
 /** Cookie name → value. Callers replace a jar with what each response set; there is no implicit jar. */
 export type Cookies = Record<string, string>;
@@ -44,8 +44,9 @@ export function isSimpleCookie(name: string, value: string): boolean {
 /** Whether every cookie of a jar is simple (an absent jar is). A value not sealed yet is (base64url "." base64url). */
 export function isSimpleJar(cookies: Cookies | undefined): boolean {
   if (!cookies) return true;
+  const lazy = lazyValues(cookies);
   for (const name in cookies) {
-    if (lazyCookie(cookies, name)) {
+    if (lazy && lazyIn(cookies, lazy, name)) {
       if (!isSimpleCookie(name, "")) return false;
     } else if (typeof cookies[name] !== "string" || !isSimpleCookie(name, cookies[name])) return false;
   }

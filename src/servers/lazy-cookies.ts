@@ -57,8 +57,23 @@ export function setLazyCookie(jar: Cookies, name: string, cookie: LazyCookieValu
 /** The lazy value behind `jar[name]`, if that property is still one this module set. */
 export function lazyCookie(jar: Cookies | undefined, name: string): LazyCookieValue | undefined {
   const cookie = jar && LAZY.get(jar)?.get(name);
-  // A property deleted or redefined since is not lazy any more.
-  return cookie && Object.getOwnPropertyDescriptor(jar, name)?.get === ACCESSORS.get(name)!.get ? cookie : undefined;
+  return cookie && stillLazy(jar!, name) ? cookie : undefined;
+}
+
+/** The lazy values a jar may hold (check each with `lazyIn`), for loops over a whole jar. */
+export function lazyValues(jar: Cookies): Map<string, LazyCookieValue> | undefined {
+  return LAZY.get(jar);
+}
+
+/** `lazyCookie(jar, name)` given `lazyValues(jar)`. */
+export function lazyIn(jar: Cookies, lazy: Map<string, LazyCookieValue> | undefined, name: string): LazyCookieValue | undefined {
+  const cookie = lazy?.get(name);
+  return cookie && stillLazy(jar, name) ? cookie : undefined;
+}
+
+/** A property deleted or redefined since is not lazy any more. */
+function stillLazy(jar: Cookies, name: string): boolean {
+  return Object.getOwnPropertyDescriptor(jar, name)?.get === ACCESSORS.get(name)!.get;
 }
 
 /** A copy of a jar in which values not read yet stay unread. */
@@ -66,11 +81,15 @@ export function copyJar(jar: Cookies | undefined): Cookies {
   const out: Cookies = {};
   if (!jar) return out;
   const lazy = LAZY.get(jar);
+  let copied: Map<string, LazyCookieValue> | undefined;
   for (const name in jar) {
-    const cookie = lazy && lazyCookie(jar, name);
-    if (cookie) setLazyCookie(out, name, cookie);
-    else if (name === "__proto__") Object.defineProperty(out, name, { value: jar[name], writable: true, enumerable: true, configurable: true });
+    const cookie = lazy && lazyIn(jar, lazy, name);
+    if (cookie) {
+      (copied ??= new Map()).set(name, cookie);
+      Object.defineProperty(out, name, accessors(name).descriptor);
+    } else if (name === "__proto__") Object.defineProperty(out, name, { value: jar[name], writable: true, enumerable: true, configurable: true });
     else out[name] = jar[name]!;
   }
+  if (copied) LAZY.set(out, copied);
   return out;
 }

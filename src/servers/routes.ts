@@ -6,7 +6,7 @@ import type { Context, Hono } from "hono";
 import { cookieHeader, requestCookies, type Cookies } from "./cookies.ts";
 import { errorAnswer, gymAppMeta, parseJsonBody, type GymAppMeta, type GymEnv } from "./gym-app.ts";
 import { pyJsonText } from "./resources/json.ts";
-import { copyJar, lazyCookie, type LazyCookieValue } from "./lazy-cookies.ts";
+import { copyJar, lazyCookie, lazyIn, lazyValues, type LazyCookieValue } from "./lazy-cookies.ts";
 import { SESSION_COOKIE_ATTRIBUTES, type Session, type SessionSigner } from "./session.ts";
 
 /** What a JSON route sees of its request, whichever way it came. */
@@ -258,6 +258,7 @@ class DirectRouteRequest implements RouteRequest {
     this.setCookies.push(new SetCookie(name, value, FORWARDED_ATTRIBUTES));
   }
   forwardCookies(jar: Cookies): void {
-    for (const name in jar) this.setCookies.push(new SetCookie(name, lazyCookie(jar, name) ?? jar[name]!, FORWARDED_ATTRIBUTES));
+    const lazy = lazyValues(jar);
+    for (const name in jar) this.setCookies.push(new SetCookie(name, (lazy && lazyIn(jar, lazy, name)) || jar[name]!, FORWARDED_ATTRIBUTES));
   }
 }
