@@ -72,11 +72,6 @@ const TOKEN_KEYS = ["prompt_token_ids", "generation_token_ids", "generation_log_
 const DUMPED_PARAMS = new WeakSet<object>();
 const DUMPED_RESPONSES = new WeakSet<object>();
 
-/** Whether `value` is a `responses_create_params` or Responses object one of these dumps made. */
-export function isDumped(value: unknown): boolean {
-  return typeof value === "object" && value !== null && (DUMPED_PARAMS.has(value) || DUMPED_RESPONSES.has(value));
-}
-
 /** `responses_create_params` fully dumped: all 23 keys, unset ones at their defaults, items dumped. */
 export function dumpResponseCreateParams(params: JsonObject): JsonObject {
   if (DUMPED_PARAMS.has(params)) return params;
