@@ -70,20 +70,18 @@ export class AttemptJournal {
   }
 
   /**
-   * Resolves once the reservation is on disk. Reservations made in the same turn of the event loop share one
-   * write at the end of that turn (in steady state each finished rollout admits the next from its own
-   * microtask: a per-tick flush would cost one write(2) per rollout).
+   * Resolves once the reservation is on disk. Reservations made in the same tick share one write. (Deferring
+   * the write to the end of the loop turn saves a write(2) per rollout in steady state, but lets a 10,000-wide
+   * fill admit thousands per slice and then run all their dispatches at once: the first rollout came 0.8 s later.)
    */
   reserve(identity: string, attempt: number): Promise<void> {
     this.pending.push(`{"id":${JSON.stringify(identity)},"attempt":${attempt}}\n`);
-    this.flushing ??= new Promise<void>((resolve, reject) =>
-      setImmediate(() => {
-        const lines = this.pending.join("");
-        this.pending = [];
-        this.flushing = undefined;
-        this.out.writeLine(lines).then(resolve, reject);
-      }),
-    );
+    this.flushing ??= Promise.resolve().then(() => {
+      const lines = this.pending.join("");
+      this.pending = [];
+      this.flushing = undefined;
+      return this.out.writeLine(lines);
+    });
     return this.flushing;
   }
 
