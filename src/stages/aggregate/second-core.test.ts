@@ -5,12 +5,35 @@ import * as path from "node:path";
 import { aggregateShards } from "./index.ts";
 import { SecondCore } from "./second-core.ts";
 
-test("the worker loads from source (so big inputs use the second core)", async () => {
-  const second = new SecondCore();
+/** Runs `body` with GYM_AGGREGATE_WORKER set to `mode`, then puts it back. */
+async function withWorker<T>(mode: string, body: () => Promise<T>): Promise<T> {
+  const before = process.env.GYM_AGGREGATE_WORKER;
+  process.env.GYM_AGGREGATE_WORKER = mode;
   try {
-    expect(await second.whenLoaded()).toBe(true);
+    return await body();
   } finally {
-    second.stop();
+    if (before === undefined) delete process.env.GYM_AGGREGATE_WORKER;
+    else process.env.GYM_AGGREGATE_WORKER = before;
+  }
+}
+
+test("the worker loads from source when asked for (GYM_AGGREGATE_WORKER=1), and is off by default", async () => {
+  await withWorker("1", async () => {
+    const second = new SecondCore();
+    try {
+      expect(await second.whenLoaded()).toBe(true);
+    } finally {
+      second.stop();
+    }
+  });
+  const before = process.env.GYM_AGGREGATE_WORKER;
+  delete process.env.GYM_AGGREGATE_WORKER;
+  try {
+    const second = new SecondCore();
+    expect(second.usable).toBe(false);
+    expect(await second.whenLoaded()).toBe(false);
+  } finally {
+    if (before !== undefined) process.env.GYM_AGGREGATE_WORKER = before;
   }
 });
 
@@ -38,19 +61,14 @@ test("metrics on the second core write the same bytes as on the main thread", as
     const shards = writeShards(dir);
     const outputs: Record<string, string>[] = [];
     for (const mode of ["0", "1"]) {
-      const before = process.env.GYM_AGGREGATE_WORKER;
-      process.env.GYM_AGGREGATE_WORKER = mode;
-      try {
+      await withWorker(mode, async () => {
         const out = path.join(dir, `out-${mode}`, "merged.jsonl");
         const report = await aggregateShards({ inputs: shards, output: out, healthCheck: true });
         expect(report.rows).toBe(3200);
         expect(report.agents).toEqual(["a_agent", "b_agent"]);
         const folder = path.dirname(out);
         outputs.push(Object.fromEntries(fs.readdirSync(folder).sort().map((f) => [f, fs.readFileSync(path.join(folder, f), "utf8").replaceAll(`out-${mode}`, "out")])));
-      } finally {
-        if (before === undefined) delete process.env.GYM_AGGREGATE_WORKER;
-        else process.env.GYM_AGGREGATE_WORKER = before;
-      }
+      });
     }
     expect(Object.keys(outputs[0]!)).toEqual(["merged.jsonl", "merged_aggregate_metrics.json", "merged_quality_summary.json", "merged_rollout_verdicts.jsonl", "merged_sources.json"]);
     expect(outputs[1]).toEqual(outputs[0]!);

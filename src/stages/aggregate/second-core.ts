@@ -2,7 +2,7 @@
  * Aggregate's second core after the parse: a worker (started before the parse, so its start-up is hidden)
  * that takes one job — the baseline metrics file, or else the merged copy — while the main thread does the
  * rest. Without workers, or if the worker fails, the main thread does the job itself (and so reports the
- * real error, if any).
+ * real error, if any). Opt-in (GYM_AGGREGATE_WORKER=1): see the constructor for why.
  */
 import * as fs from "node:fs";
 import type { MergeJob } from "./copy.ts";
@@ -37,8 +37,11 @@ export class SecondCore {
   private readonly loading = new Promise<void>((resolve) => (this.loaded = resolve));
 
   constructor() {
-    // GYM_AGGREGATE_WORKER=0: everything on the main thread (to compare, or where threads misbehave).
-    if (process.env.GYM_AGGREGATE_WORKER === "0") {
+    // Off unless GYM_AGGREGATE_WORKER=1. On this 2-core machine under load (issue 19) the split was slower
+    // than one thread: shape (c) 200 MB, median of 4 interleaved runs, CPU 1.36 s on one thread vs 1.55 s
+    // (metrics file on the worker) and 1.58 s (merged copy on it), wall no better; and with the copy on the
+    // worker the peak at 1 GB went past 300 MB (313 MB vs 241 MB). The shards' sha256 stays on its worker.
+    if (process.env.GYM_AGGREGATE_WORKER !== "1") {
       this.worker = null;
       return;
     }
