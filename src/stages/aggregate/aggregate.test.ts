@@ -28,7 +28,7 @@ describe("aggregate stage", () => {
     expect(merged).toEqual(rows); // rows keep their exact bytes (1.0 stays 1.0)
     expect(fs.readFileSync(path.join(dir, "merged_aggregate_metrics.json"), "utf8")).toBe(fs.readFileSync(fixturePath("blackjack", "example_rollouts_aggregate_metrics.json"), "utf8"));
     const sources = JSON.parse(fs.readFileSync(path.join(dir, "merged_sources.json"), "utf8"));
-    // Hashed in a worker (or on this thread when none starts): the digest of the file's bytes either way.
+    // Hashed from the blocks the parse reads (or in a worker with GYM_AGGREGATE_WORKER=1): the digest of the file's bytes either way.
     const digest = (name: string) => createHash("sha256").update(fs.readFileSync(path.join(dir, name))).digest("hex");
     expect(sources.shards.map((s: { sha256: string }) => s.sha256)).toEqual([digest("rollouts-1.jsonl"), digest("rollouts-2.jsonl")]);
     expect(await hashHere(path.join(dir, "rollouts-2.jsonl"))).toBe(digest("rollouts-2.jsonl"));

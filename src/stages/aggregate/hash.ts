@@ -1,6 +1,7 @@
 /**
- * The shards' sha256 for `_sources.json`, computed in a worker while the main thread parses (2 cores: the
- * hash costs ~0.5 s a GB). Without workers (or if one fails) the caller hashes on its own thread.
+ * The shards' sha256 for `_sources.json`, computed in a worker while the main thread parses, when
+ * GYM_AGGREGATE_WORKER=1 (the default hashes the blocks the parse reads: see aggregate's scanShards).
+ * Without workers (or if one fails) the caller hashes on its own thread.
  */
 import { createHash } from "node:crypto";
 

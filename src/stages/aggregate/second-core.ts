@@ -40,7 +40,7 @@ export class SecondCore {
     // Off unless GYM_AGGREGATE_WORKER=1. On this 2-core machine under load (issue 19) the split was slower
     // than one thread: shape (c) 200 MB, median of 4 interleaved runs, CPU 1.36 s on one thread vs 1.55 s
     // (metrics file on the worker) and 1.58 s (merged copy on it), wall no better; and with the copy on the
-    // worker the peak at 1 GB went past 300 MB (313 MB vs 241 MB). The shards' sha256 stays on its worker.
+    // worker the peak at 1 GB went past 300 MB (313 MB vs 241 MB). The same switch puts the shards' sha256 on a worker.
     if (process.env.GYM_AGGREGATE_WORKER !== "1") {
       this.worker = null;
       return;
