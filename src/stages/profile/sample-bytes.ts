@@ -38,7 +38,7 @@ export class SampleBytes {
   private at = 0;
   /** Source bytes from here on are not in `out` yet: runs that print as written are copied in one go. */
   private copyFrom = 0;
-  /** Key positions (source start, end) of the objects being walked, per depth. */
+  /** Keys (source start, end, signature) of the objects being walked, per depth. */
   private readonly keys: Int32Array[] = [];
   private lastFloat: Uint8Array = new Uint8Array(0);
   /** The Python repr of `lastFloat`, or null when it is already spelled so. */
@@ -154,16 +154,19 @@ export class SampleBytes {
     if (first >= 48 && first <= 57) throw FALLBACK;
     if (first === 95 && same(b, from, i, 0, PROTO_KEY.length, PROTO_KEY)) throw FALLBACK;
     let keys = this.keys[depth];
-    if (keys === undefined) this.keys[depth] = keys = new Int32Array(64);
-    if (index * 2 + 2 > keys.length) {
+    if (keys === undefined) this.keys[depth] = keys = new Int32Array(96);
+    if (index * 3 + 3 > keys.length) {
       const grown = new Int32Array(keys.length * 2);
       grown.set(keys);
       this.keys[depth] = keys = grown;
     }
-    // A repeated key: JSON.parse keeps one member (its first place, its last value).
-    for (let k = 0; k < index; k++) if (same(b, keys[2 * k]!, keys[2 * k + 1]!, from, i)) throw FALLBACK;
-    keys[2 * index] = from;
-    keys[2 * index + 1] = i;
+    // A repeated key: JSON.parse keeps one member (its first place, its last value). Keys are told apart by
+    // length and end bytes first (one compare), by their bytes only when those agree.
+    const sig = ((i - from) << 16) | (first << 8) | b[i - 1]!;
+    for (let k = 0; k < index; k++) if (keys[3 * k + 2] === sig && same(b, keys[3 * k]!, keys[3 * k + 1]!, from, i)) throw FALLBACK;
+    keys[3 * index] = from;
+    keys[3 * index + 1] = i;
+    keys[3 * index + 2] = sig;
     return i + 1;
   }
 
