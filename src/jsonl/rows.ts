@@ -73,6 +73,7 @@ interface Check {
   check: FieldCheck;
   missing: string;
   isNull: string;
+  test: (v: unknown) => boolean;
 }
 
 function compile(shape: RowShape, checks: Record<string, FieldCheck>): ObjectShape {
@@ -111,7 +112,7 @@ export class RowReader {
   private readonly markBad: boolean;
 
   constructor(shape: RowShape = {}) {
-    this.checks = Object.entries(shape.checks ?? {}).map(([name, check]) => ({ name, path: name.split("."), check, missing: `${name} is missing`, isNull: `${name} is null` }));
+    this.checks = Object.entries(shape.checks ?? {}).map(([name, check]) => ({ name, path: name.split("."), check, missing: `${name} is missing`, isNull: `${name} is null`, test: PASSES[check.type] }));
     this.shape = compile(shape, shape.checks ?? {});
     this.scanner = new RowScanner(shape.nonFinite !== false);
     this.markBad = shape.badLines === "mark";
@@ -197,9 +198,13 @@ export class RowReader {
   }
 
   private check(row: Row, shown: string, line: number, bytes: Uint8Array, start: number, end: number): void {
-    for (const { path, name, check, missing, isNull } of this.checks) {
-      let v: unknown = row;
-      for (let p = 0; p < path.length && v !== undefined; p++) v = v !== null && typeof v === "object" && !(v instanceof Skipped) && !(v instanceof PyFloat) ? (v as Row)[path[p]!] : undefined;
+    const checks = this.checks;
+    for (let c = 0; c < checks.length; c++) {
+      const { path, name, check, missing, isNull, test } = checks[c]!;
+      let v: unknown = row[path[0]!];
+      for (let p = 1; p < path.length && v !== undefined; p++) v = v !== null && typeof v === "object" && !(v instanceof Skipped) && !(v instanceof PyFloat) ? (v as Row)[path[p]!] : undefined;
+      // The common case first: a value of the right type.
+      if (v !== undefined && v !== null && test(v)) continue;
       if (v === undefined) {
         if (check.required === "warn") this.warn(missing);
         else if (check.required) throw fieldError(shown, line, name, check, "nothing (the field is missing)");
@@ -211,24 +216,19 @@ export class RowReader {
         else if (policy === "error") throw fieldError(shown, line, name, check, "null");
         continue;
       }
-      if (!passes(check.type, v)) throw fieldError(shown, line, name, check, received(lineText(bytes, start, end), path, v));
+      throw fieldError(shown, line, name, check, received(lineText(bytes, start, end), path, v));
     }
   }
 }
 
 const MAX_INDEX = Number.MAX_SAFE_INTEGER;
-function passes(type: FieldCheck["type"], v: unknown): boolean {
-  switch (type) {
-    case "index":
-      return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_INDEX;
-    case "number":
-      return typeof v === "number" || v instanceof PyFloat;
-    case "object":
-      return v === SKIPPED_OBJECT || (typeof v === "object" && v !== null && !(v instanceof Skipped) && !(v instanceof PyFloat) && !Array.isArray(v));
-    case "string":
-      return typeof v === "string";
-  }
-}
+/** Whether a value (not undefined, not null) has the type a check asks for, one function per type. */
+const PASSES: Record<FieldCheck["type"], (v: unknown) => boolean> = {
+  index: (v) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_INDEX,
+  number: (v) => typeof v === "number" || v instanceof PyFloat,
+  object: (v) => v === SKIPPED_OBJECT || (typeof v === "object" && v !== null && !(v instanceof Skipped) && !(v instanceof PyFloat) && !Array.isArray(v)),
+  string: (v) => typeof v === "string",
+};
 
 const EXPECTED: Record<FieldCheck["type"], string> = {
   index: "a non-negative integer below 2^53 (a Python int)",

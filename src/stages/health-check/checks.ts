@@ -126,6 +126,22 @@ function answers(turn: Row): boolean {
 
 const finding = (check: string, subject: string, locator: string | null, evidence: Row): Finding => ({ check, subject, locator, evidence });
 
+/** The findings of the calls that `test` picks, in order; the shared `ok` when none (no array per row and check). */
+function found(calls: Call[], test: (c: Call) => boolean, make: (c: Call) => Finding): CheckResult {
+  let out: Finding[] | undefined;
+  for (let i = 0; i < calls.length; i++) if (test(calls[i]!)) (out ??= []).push(make(calls[i]!));
+  return out === undefined ? ok : { unhealthy: out };
+}
+
+const failed = (c: Call) => c.failed;
+const failedFinding = (c: Call) => finding("model_call_failed", "model_call", c.locator, { status: c.status ?? null, error: c.error ?? null });
+const uncounted = (c: Call) => !c.failed && (c.input === undefined || c.output === undefined);
+const uncountedFinding = (c: Call) => finding("model_call_missing_token_counts", "model_call", c.locator, { input_tokens: c.input ?? null, output_tokens: c.output ?? null });
+const emptyCompletion = (c: Call) => !c.failed && c.output === 0 && c.incomplete === undefined;
+const emptyCompletionFinding = (c: Call) => finding("model_call_zero_completion_tokens", "model_call", c.locator, { output_tokens: 0 });
+const runaway = (c: Call) => c.incomplete === "max_output_tokens";
+const runawayFinding = (c: Call) => finding("model_call_runaway_generation", "model_call", c.locator, { reason: "max_output_tokens", output_tokens: c.output ?? null });
+
 /** A resolution gap (the verifier returned no `resolved` flag) loses no model-call or turn evidence. */
 const EVIDENCE_KEEPING_GAPS = new Set(["resolution_unavailable"]);
 
@@ -155,9 +171,9 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     run: (row) => {
       const e = callEvidence(row);
       if (!e) return NO_CALLS;
-      const bad = e.calls.filter((c) => c.failed).map((c) => finding("model_call_failed", "model_call", c.locator, { status: c.status ?? null, error: c.error ?? null }));
+      const bad = found(e.calls, failed, failedFinding);
       // The response shows only the last call: a clean one says nothing of the calls before it.
-      return bad.length || e.perCall ? { unhealthy: bad } : NO_PER_CALL;
+      return bad !== ok || e.perCall ? bad : NO_PER_CALL;
     },
   },
   {
@@ -174,7 +190,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     run: (row) => {
       const e = callEvidence(row);
       if (!e) return NO_CALLS;
-      return { unhealthy: e.calls.filter((c) => !c.failed && (c.input === undefined || c.output === undefined)).map((c) => finding("model_call_missing_token_counts", "model_call", c.locator, { input_tokens: c.input ?? null, output_tokens: c.output ?? null })) };
+      return found(e.calls, uncounted, uncountedFinding);
     },
   },
   {
@@ -182,7 +198,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     run: (row) => {
       const e = callEvidence(row);
       if (!e) return NO_CALLS;
-      return { unhealthy: e.calls.filter((c) => !c.failed && c.output === 0 && c.incomplete === undefined).map((c) => finding("model_call_zero_completion_tokens", "model_call", c.locator, { output_tokens: 0 })) };
+      return found(e.calls, emptyCompletion, emptyCompletionFinding);
     },
   },
   {
@@ -190,7 +206,7 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     run: (row) => {
       const e = callEvidence(row);
       if (!e) return NO_CALLS;
-      return { unhealthy: e.calls.filter((c) => c.incomplete === "max_output_tokens").map((c) => finding("model_call_runaway_generation", "model_call", c.locator, { reason: "max_output_tokens", output_tokens: c.output ?? null })) };
+      return found(e.calls, runaway, runawayFinding);
     },
   },
   {
@@ -210,7 +226,8 @@ export const ROLLOUT_CHECKS: RolloutCheck[] = [
     id: "trajectory_has_gap", scope: "rollout", subject: "trajectory_capture",
     run: (row) => {
       const gaps = obj(row.ng_trajectory)?.gaps;
-      const losing = Array.isArray(gaps) ? gaps.filter((g) => !EVIDENCE_KEEPING_GAPS.has(obj(g)?.code as string)) : [];
+      if (!Array.isArray(gaps) || gaps.length === 0) return ok;
+      const losing = gaps.filter((g) => !EVIDENCE_KEEPING_GAPS.has(obj(g)?.code as string));
       return losing.length > 0 ? { unobserved: `ng_trajectory has ${losing.length} gap(s)` } : ok;
     },
   },

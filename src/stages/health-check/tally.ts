@@ -43,6 +43,8 @@ const SOURCE = 4294967296;
 export class HealthTally {
   readonly checks: QualitySummary["checks"];
   private readonly active: typeof ROLLOUT_CHECKS;
+  /** The counts of `active[i]` (the same objects as in `checks`). */
+  private readonly activeCounts: QualitySummary["checks"][string][];
   private readonly seen = new IdentityMap();
   private readonly tasks = new Map<number, { repeats: number; bad: number }>();
   private readonly counts = { checked: 0, healthy: 0, unhealthy: 0, unobserved: 0 };
@@ -54,6 +56,7 @@ export class HealthTally {
   ) {
     this.active = ROLLOUT_CHECKS.filter((c) => !ignored.includes(c.id));
     this.checks = Object.fromEntries(ALL_CHECK_IDS.filter((id) => !ignored.includes(id)).map((id) => [id, { scope: id.startsWith("task_") ? "task" : id.startsWith("run_") ? "run" : "rollout", unhealthy: 0, unobserved: 0 }]));
+    this.activeCounts = this.active.map((c) => this.checks[c.id]!);
   }
 
   /** Runs the rollout-scope checks of one parsed row (as JSON.parse gave it) and counts them. */
@@ -69,11 +72,12 @@ export class HealthTally {
   check(row: Row): Finding[] {
     let findings = NONE;
     let lacking = false;
-    for (const check of this.active) {
-      const result = check.run(row);
+    const active = this.active;
+    for (let c = 0; c < active.length; c++) {
+      const result = active[c]!.run(row);
       if ("unobserved" in result) {
         lacking = true;
-        this.checks[check.id]!.unobserved++;
+        this.activeCounts[c]!.unobserved++;
       } else if (result.unhealthy.length > 0) {
         if (findings === NONE) findings = [];
         for (const f of result.unhealthy) this.record(findings, f);
