@@ -200,14 +200,17 @@ test("rows, line numbers, byte offsets and the bytes seen agree with a plain spl
   }
   parts.push('{"tail":"no newline é"}');
   const bytes = new TextEncoder().encode(parts.join(""));
-  const hash = createHash("sha256");
-  const reader = new RowReader({ strings: true });
-  const got: Array<{ text: string; offset: number; length: number; line: number }> = [];
-  for await (const b of reader.batches(file(bytes), { onBytes: (chunk) => hash.update(chunk) })) b.rows.forEach((_, i) => got.push({ text: b.text(i), offset: b.offsets[i]!, length: b.lengths[i]!, line: b.lines[i]! }));
   const want = reference(bytes);
-  expect(got.length).toBe(want.length);
-  for (let i = 0; i < want.length; i++) expect(got[i]!).toEqual(want[i]!);
-  expect(hash.digest("hex")).toBe(createHash("sha256").update(bytes).digest("hex"));
+  // The scanner and json rows (JSON.parse per line) alike.
+  for (const shape of [{ strings: true }, { json: true }]) {
+    const hash = createHash("sha256");
+    const reader = new RowReader(shape);
+    const got: Array<{ text: string; offset: number; length: number; line: number }> = [];
+    for await (const b of reader.batches(file(bytes), { onBytes: (chunk) => hash.update(chunk) })) b.rows.forEach((_, i) => got.push({ text: b.text(i), offset: b.offsets[i]!, length: b.lengths[i]!, line: b.lines[i]! }));
+    expect(got.length).toBe(want.length);
+    for (let i = 0; i < want.length; i++) expect(got[i]!).toEqual(want[i]!);
+    expect(hash.digest("hex")).toBe(createHash("sha256").update(bytes).digest("hex"));
+  }
 });
 
 test("a member parsed whole is what JSON.parse gives, whether the scanner builds it (small objects) or JSON.parse does", () => {
@@ -236,4 +239,43 @@ test("a member parsed whole is what JSON.parse gives, whether the scanner builds
   expect(Object.is(((reader.line(`{"v":${values[1]}}`, "<test>", 1)!.v as Record<string, Record<string, unknown>>).a!).y, -0)).toBe(true);
   const nan = reader.line('{"v":{"x":NaN,"y":-Infinity}}', "<test>", 1)!;
   expect(nan.v).toEqual({ x: NaN, y: -Infinity });
+});
+
+test("json rows: what JSON.parse gives for each line, with the scanner's lines, offsets, texts and errors", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "gym-rows-json-"));
+  const lines = ['{"a":1.0,"s":"naïve 中文 🙂","o":{"x":[1,2.5]}}', "", "   ", '{"b":NaN,"c":[Infinity,{"d":1.0}]}\r', '\ufeff{"bom":true}', '{"e":"\\u00e9\\n"}', '{"__proto__":{"p":1},"n":-0}'];
+  const file = join(dir, "rows.jsonl");
+  writeFileSync(file, `\ufeff${lines.join("\n")}\n${"x".repeat(0)}`);
+  const json: { row: unknown; line: number; offset: number; length: number; text: string }[] = [];
+  let bom = false;
+  for await (const b of new RowReader({ json: true }).batches(file)) {
+    bom ||= b.bom;
+    b.rows.forEach((row, i) => json.push({ row, line: b.lines[i]!, offset: b.offsets[i]!, length: b.lengths[i]!, text: b.text(i) }));
+  }
+  const scanned: typeof json = [];
+  for await (const b of new RowReader({ strings: true, wholeRest: true }).batches(file)) b.rows.forEach((row, i) => scanned.push({ row, line: b.lines[i]!, offset: b.offsets[i]!, length: b.lengths[i]!, text: b.text(i) }));
+  expect(bom).toBe(true);
+  expect(json.map(({ row: _, ...r }) => r)).toEqual(scanned.map(({ row: _, ...r }) => r));
+  expect(json.map((r) => r.line)).toEqual([1, 4, 5, 6, 7]);
+  expect(json[0]!.row).toEqual(JSON.parse(lines[0]!));
+  expect(json[1]!.row).toEqual({ b: NaN, c: [Infinity, { d: 1 }] });
+  expect(json[2]!.row).toEqual({ bom: true });
+  expect(Object.keys(json[4]!.row as object)).toEqual(["__proto__", "n"]);
+  expect(Object.is((json[4]!.row as { n: number }).n, -0)).toBe(true);
+  // Errors are the scanner's, with the same file:line:column.
+  const bad = join(dir, "bad.jsonl");
+  for (const text of ['{"a":1}\n{"a":tru}\n', '{"a":1}\n[1]\n', '{"a":1}\n{"a":"cut']) {
+    writeFileSync(bad, text);
+    const errorOf = async (reader: RowReader) => {
+      try {
+        for await (const _ of reader.batches(bad));
+      } catch (error) {
+        return String(error);
+      }
+      return "no error";
+    };
+    const got = await errorOf(new RowReader({ json: true }));
+    expect(got).not.toBe("no error");
+    expect(got).toBe(await errorOf(new RowReader({})));
+  }
 });

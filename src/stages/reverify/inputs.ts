@@ -101,8 +101,9 @@ export async function loadInputs(file: string): Promise<InputsIndex> {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     if (stat) place = { path: file, size: stat.size, mtimeMs: stat.mtimeMs };
   }
-  // Only the stamp fields are parsed; the rest of a row is skipped (not built).
-  const reader = new RowReader({ whole: [...STAMP_KEYS] });
+  // Materialized inputs are short rows (a prompt and a few fields): JSON.parse of each line natively costs less
+  // than skipping through it in the scanner (2x the bare loop on 160-byte rows); only the stamps are kept.
+  const reader = new RowReader({ json: true });
   for await (const batch of reader.batches(file, { shown: source })) {
     const { rows, lines, offsets, lengths } = batch;
     for (let i = 0; i < rows.length; i++) {
