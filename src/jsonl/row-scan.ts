@@ -38,6 +38,9 @@ export interface ObjectShape {
   plain?: boolean;
 }
 
+/** Keys kept per member position beyond the first (a file mixing row layouts); others are decoded each time. */
+const MAX_ALTERNATES = 15;
+
 /** Objects parsed whole up to this many bytes are built by the scanner (keys and short strings reused); longer ones by JSON.parse. */
 const SMALL_WHOLE = 512;
 
@@ -49,6 +52,9 @@ interface Key {
   whole: boolean;
   /** The shape a small object under this key is parsed whole with (made at first use). */
   plain?: ObjectShape;
+  /** Other keys seen at the same member position (files that mix row layouts), and how many the head holds. */
+  next?: Key;
+  alternates?: number;
   /** The last string value kept under this key, by bytes (agent names repeat on every row). */
   lastBytes?: Uint8Array;
   lastText?: string;
@@ -395,13 +401,22 @@ export class RowScanner {
     const keys = (shape.keys ??= []);
     for (let member = 0; ; member++) {
       if (b[this.at] !== 34) this.fail(this.atEnd() ? "unexpected end of line (the row is cut short)" : `expected a quoted key, found ${describe(b, this.at)}`);
-      let k = keys[member];
-      if (k === undefined || !sameBytes(b, this.at + 1, k.bytes)) {
+      const head = keys[member];
+      let k: Key | undefined = head;
+      if (k !== undefined && !sameBytes(b, this.at + 1, k.bytes)) {
+        // Rows of several layouts (published rollouts of several servers): the other keys seen here.
+        k = k.next;
+        while (k !== undefined && !sameBytes(b, this.at + 1, k.bytes)) k = k.next;
+      }
+      if (k === undefined) {
         const from = this.at + 1;
         const text = this.string();
         k = { bytes: b.slice(from, this.at - 1), text, inner: shape.nested?.get(text), whole: shape.whole?.has(text) === true };
         // Only keys without escapes: their bytes are their text.
-        if (!this.escaped && member < 64) keys[member] = k;
+        if (!this.escaped && member < 64) {
+          if (head === undefined) keys[member] = k;
+          else if ((head.alternates ?? 0) < MAX_ALTERNATES) (k.next = head.next), (head.next = k), (head.alternates = (head.alternates ?? 0) + 1);
+        }
       } else this.at += k.bytes.length + 2;
       this.ws();
       if (b[this.at] !== 58) this.fail(`expected ':' after key, found ${describe(b, this.at)}`);
