@@ -101,6 +101,7 @@ export async function loadInputs(file: string): Promise<InputsIndex> {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     if (stat) place = { path: file, size: stat.size, mtimeMs: stat.mtimeMs };
   }
+  const lastStamp: (Row | undefined)[] = [];
   // Materialized inputs are short rows (a prompt and a few fields): JSON.parse of each line natively costs less
   // than skipping through it in the scanner (2x the bare loop on 160-byte rows); only the stamps are kept.
   const reader = new RowReader({ json: true });
@@ -117,7 +118,18 @@ export async function loadInputs(file: string): Promise<InputsIndex> {
         });
       }
       const stamps: Row = {};
-      for (const k of STAMP_KEYS) if (Object.hasOwn(value, k)) stamps[k] = value[k];
+      for (let s = 0; s < STAMP_KEYS.length; s++) {
+        const k = STAMP_KEYS[s]!;
+        if (!Object.hasOwn(value, k)) continue;
+        let v = value[k];
+        // Every row of an agent holds the same agent_ref: one object is kept for them (stamps are only read).
+        if (v !== null && typeof v === "object") {
+          const earlier = lastStamp[s];
+          if (earlier !== undefined && sameFlat(earlier, v as Row)) v = earlier;
+          else if (!Array.isArray(v)) lastStamp[s] = v as Row;
+        }
+        stamps[k] = v;
+      }
       entries.set(key, { file: place, offset: offsets[i]!, length: lengths[i]!, text: place ? undefined : batch.text(i), line: lines[i]!, stamps, hasResponse: Object.hasOwn(value, "response"), joinedAt: 0, attempts: 0, state: 0 });
     }
   }
@@ -127,6 +139,19 @@ export async function loadInputs(file: string): Promise<InputsIndex> {
     if (after?.size !== place.size || after.mtimeMs !== place.mtimeMs) throw changedError(file);
   }
   return { source, entries };
+}
+
+/** Whether two objects hold the same keys in the same order with the same string, number, bool or null values. */
+function sameFlat(a: Row, b: Row): boolean {
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const x = a[ka[i]!];
+    if (ka[i] !== kb[i] || (x !== null && typeof x === "object") || !Object.is(x, b[kb[i]!])) return false;
+  }
+  return true;
 }
 
 /**
