@@ -15,7 +15,7 @@ import { spillStdin } from "../aggregate/shards.ts";
 import { isStream } from "../../runtime/files.ts";
 import { FileWriter, siblingPath } from "../aggregate/files.ts";
 import { ByteWriter, readRowsInOrder, readRuns } from "../aggregate/copy.ts";
-import { keyOrder } from "./key-order.ts";
+import { sortedOrder } from "../aggregate/order.ts";
 import { NameIds, RowIndex } from "../aggregate/rows.ts";
 import { collectGarbage } from "../../runtime/gc.ts";
 import { sampleText } from "./sample.ts";
@@ -146,7 +146,7 @@ async function scanInto(k: Keyed, needAgent: boolean, log?: (message: string) =>
 
 function sortKeys(k: Keyed, what: string): Int32Array {
   const { task, rollout } = k.table ?? k.index;
-  const order = keyOrder(task, rollout, k.index.rows);
+  const order = sortedOrder(task, rollout, k.index.rows);
   for (let i = 1; i < order.length; i++) {
     const a = order[i - 1]!;
     const b = order[i]!;

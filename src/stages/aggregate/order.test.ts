@@ -1,16 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { sortedOrder } from "../aggregate/order.ts";
-import { keyOrder } from "./key-order.ts";
+import { mergeSortedOrder, sortedOrder } from "./order.ts";
 
-/** Keys made by `key(i)` for n rows; keyOrder must give exactly sortedOrder's order. */
+/** Keys made by `key(i)` for n rows; the counting sort must give exactly the merge sort's order. */
 function agrees(n: number, key: (i: number) => [number, number]): void {
   const task = new Float64Array(n);
   const rollout = new Float64Array(n);
   for (let i = 0; i < n; i++) [task[i], rollout[i]] = key(i);
-  expect(Array.from(keyOrder(task, rollout, n))).toEqual(Array.from(sortedOrder(task, rollout, n)));
+  expect(Array.from(sortedOrder(task, rollout, n))).toEqual(Array.from(mergeSortedOrder(task, rollout, n)));
 }
 
-describe("keyOrder gives sortedOrder's (task, rollout) order, ties in read order", () => {
+describe("sortedOrder's counting sort gives the merge sort's (task, rollout) order, ties in read order", () => {
   let seed = 7;
   const rand = (m: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % m);
   test("repeat-major and task-major files, shuffled rows, duplicates", () => {
