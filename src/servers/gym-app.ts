@@ -5,6 +5,7 @@ import { isServerCallError, ServerCallError, type ServerClient } from "./client.
 import { pythonBytesRepr, pythonExceptionRepr } from "./python-repr.ts";
 import { SessionSigner, sessionMiddleware, type GymEnv } from "./session.ts";
 import type { RouteHandler } from "./routes.ts";
+import { callScopeMiddleware } from "./calls/cache/index.ts";
 
 export type { GymEnv } from "./session.ts";
 
@@ -66,6 +67,7 @@ export function createGymApp(options: GymAppOptions): Hono<GymEnv> {
   });
   const signer = new SessionSigner(options.cookieName);
   META.set(app, { cookieName: options.cookieName, prefix, signer, routes: new Map() });
+  app.use("*", callScopeMiddleware);
   app.use("*", sessionMiddleware(options.cookieName, signer));
   app.get("/", (c) => c.json({ status: "ok" }));
   app.notFound((c) => {

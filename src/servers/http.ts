@@ -1,6 +1,7 @@
 /** The HTTP ServerClient: ofetch over keep-alive connections to a server at `http://host:port` (ours or Python's). */
 import { $fetch } from "ofetch";
 import { BaseServerClient, type ExchangeInit, type RawReply } from "./client.ts";
+import { addReportedCounts, COUNTS_HEADER, outgoingScopeHeader, SCOPE_HEADER } from "./calls/cache/index.ts";
 
 export interface HttpClientOptions {
   timeoutMs?: number;
@@ -18,17 +19,20 @@ export class HttpServerClient extends BaseServerClient {
   }
 
   protected async exchange(url: string, init: ExchangeInit, signal: AbortSignal | undefined): Promise<RawReply> {
+    // A rollout's call scope travels to a separately served server, and its cache counts come back (calls/cache/scope.ts).
+    const scope = outgoingScopeHeader();
     for (let attempt = 0; ; attempt++) {
       try {
         const response = await $fetch.raw<string, "text">(url, {
           method: init.method,
-          headers: init.headers,
+          headers: scope ? { ...init.headers, [SCOPE_HEADER]: scope } : init.headers,
           body: init.body,
           signal,
           retry: 0,
           ignoreResponseError: true,
           responseType: "text",
         });
+        if (scope) addReportedCounts(response.headers.get(COUNTS_HEADER));
         return { status: response.status, headers: response.headers, text: response._data ?? "" };
       } catch (error) {
         if (signal?.aborted || attempt >= this.connectRetries || !isConnectionError(error)) throw error;

@@ -1,6 +1,7 @@
 /** Calls from a model server to its upstream (OpenAI, vLLM, …): retries on 429/5xx with backoff, Retry-After, timeout. */
 import { ServerCallError } from "./client.ts";
 import { fetchText } from "./fetch-text.ts";
+import { cachedModelCall, type KeepAnswer } from "./calls/cache/index.ts";
 
 export interface UpstreamOptions {
   apiKey?: string;
@@ -28,6 +29,10 @@ export const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504, 520, 521, 5
  * carrying the upstream status and body.
  */
 export async function postUpstream<T = Record<string, unknown>>(url: string, body: unknown, options: UpstreamOptions = {}): Promise<T> {
+  return cachedModelCall({ url, body, apiKey: options.apiKey, headers: options.headers }, (keep) => sendUpstream<T>(url, body, options, keep));
+}
+
+async function sendUpstream<T>(url: string, body: unknown, options: UpstreamOptions, keep: KeepAnswer | undefined): Promise<T> {
   const maxRetries = options.maxRetries ?? 8;
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
@@ -45,7 +50,9 @@ export async function postUpstream<T = Record<string, unknown>>(url: string, bod
       text = response.text;
       if (status >= 200 && status < 300) {
         try {
-          return JSON.parse(text) as T;
+          const value = JSON.parse(text) as T;
+          if (status === 200) keep?.(text, value);
+          return value;
         } catch (error) {
           throw new ServerCallError({ server: `upstream ${url}`, path, method: "POST", reason: "invalid_json", status, body: text, cause: error });
         }

@@ -5,6 +5,7 @@ import { isServerCallError, type ServerDirectory } from "../servers/client.ts";
 import type { LatencyTracker } from "../metrics/latency.ts";
 import { rootCause } from "./root-cause.ts";
 import { maskSecretText } from "../config/secrets.ts";
+import { responseCacheEnabled, runInCallScope, type CacheCounts } from "../servers/calls/cache/index.ts";
 
 /** One rollout to dispatch: the materialized row and the attempt number it runs as. */
 export interface DispatchRequest {
@@ -64,6 +65,8 @@ async function dispatchOne(request: DispatchRequest, options: CollectOptions, pa
   const body = request.attempt > 0 ? { ...request.row, _ng_attempt_index: request.attempt } : request.row;
   const agent = options.agents.get((request.row.agent_ref as { name: string }).name);
   const started = performance.now();
+  // With the response cache on, each /run is one call scope: its model calls are keyed by the repeat index.
+  const cache: CacheCounts | undefined = responseCacheEnabled() ? { hits: 0, misses: 0 } : undefined;
   for (let wait = 0; ; wait++) {
     await pacer.ready();
     let status: number | undefined;
@@ -72,7 +75,8 @@ async function dispatchOne(request: DispatchRequest, options: CollectOptions, pa
     let retryAfter: string | null = null;
     try {
       // Only the top level of the answer is changed here (stamp): the rest is read (written out), never changed.
-      const reply = await agent.post("/run", body, { timeoutMs: options.timeoutMs, readOnlyAnswer: true });
+      const post = () => agent.post("/run", body, { timeoutMs: options.timeoutMs, readOnlyAnswer: true });
+      const reply = cache ? await inCallScope(request.row._ng_rollout_index, post, cache) : await post();
       status = reply.status;
       // The text and headers are read only on failure: an in-process answer is an object until asked for text.
       if (reply.ok) {
@@ -84,6 +88,7 @@ async function dispatchOne(request: DispatchRequest, options: CollectOptions, pa
           return classifyFailure(request, options, "agent_request_failed", "JSONDecodeError", `/run answered ${status} with a body that is not JSON`, status, reply.text, seconds);
         }
         stamp(result, body);
+        if (cache) result._ng_response_cache = cache;
         options.latency.record(seconds, true);
         const failed = typeof result._ng_failure_class === "string";
         return { kind: failed ? "failure" : "success", request, row: failed ? withElapsed(result, seconds) : result, seconds };
@@ -155,6 +160,17 @@ function ownTopLevel(answer: Row): Row {
 /** Copies the identity fields of the request onto the agent's result (the agent's own fields are left alone). */
 function stamp(result: Row, request: Row): void {
   for (const key of IDENTITY_FIELDS) if (request[key] !== undefined) result[key] = request[key];
+}
+
+/** Runs one /run in its own call scope, adding the cache hits and misses of its model calls to `into`. */
+async function inCallScope<T>(repeat: unknown, post: () => Promise<T>, into: CacheCounts): Promise<T> {
+  const { result, counts } = runInCallScope(repeat, post);
+  try {
+    return await result;
+  } finally {
+    into.hits += counts.hits;
+    into.misses += counts.misses;
+  }
 }
 
 function withElapsed(row: Row, seconds: number): Row {

@@ -1,0 +1,158 @@
+/** The response store: one SQLite file in WAL mode, shared by every gym process; any database failure turns it off with one warning. */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { cacheDir } from "../../../download/cache.ts";
+import { openSqlite, type SqliteDatabase, type SqliteStatement } from "../../../runtime/sqlite.ts";
+
+/** One stored answer, as written. */
+export interface StoredResponse {
+  key: string;
+  model: string;
+  baseUrl: string;
+  path: string;
+  account: string;
+  createdAt: number;
+  expiresAt: number;
+  body: string;
+}
+
+/** Per model and endpoint: how many answers are kept and their bytes. */
+export interface StoreSummary {
+  model: string;
+  base_url: string;
+  entries: number;
+  bytes: number;
+  expired: number;
+  oldest: string | null;
+  newest: string | null;
+}
+
+/** `<cache root>/responses.sqlite` (the cache root is the download cache's). */
+export function responseStorePath(env: Record<string, string | undefined> = process.env): string {
+  return join(cacheDir(env), "responses.sqlite");
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS responses (
+  key TEXT PRIMARY KEY, model TEXT NOT NULL, base_url TEXT NOT NULL, path TEXT NOT NULL, account TEXT NOT NULL,
+  created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, body TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS responses_expires ON responses(expires_at);
+CREATE INDEX IF NOT EXISTS responses_model ON responses(model);
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+export class ResponseStore {
+  readonly path: string;
+  private readonly db: SqliteDatabase;
+  private readonly warn: (message: string) => void;
+  private broken = false;
+  private readonly getStatement: SqliteStatement;
+  private readonly putStatement: SqliteStatement;
+  /** The HMAC key of account fingerprints: random, made once per store. */
+  readonly secret: string;
+
+  private constructor(path: string, db: SqliteDatabase, warn: (message: string) => void) {
+    this.path = path;
+    this.db = db;
+    this.warn = warn;
+    db.prepare("INSERT OR IGNORE INTO meta (name, value) VALUES ('fingerprint_secret', ?)").run(randomBytes(32).toString("hex"));
+    this.secret = String(db.prepare("SELECT value FROM meta WHERE name = 'fingerprint_secret'").get()?.value);
+    this.getStatement = db.prepare("SELECT body FROM responses WHERE key = ? AND expires_at > ? AND created_at > ?");
+    this.putStatement = db.prepare("INSERT OR REPLACE INTO responses (key, model, base_url, path, account, created_at, expires_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  }
+
+  /**
+   * Opens (creating) the store; a database that cannot be opened, is not SQLite, or stays locked is
+   * reported once through `warn` and gives undefined: the run goes on without a cache.
+   */
+  static async open(path: string, warn: (message: string) => void, options: { readonly?: boolean } = {}): Promise<ResponseStore | undefined> {
+    let db: SqliteDatabase | undefined;
+    try {
+      if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
+      else statSync(path);
+      db = await openSqlite(path, options);
+      db.exec("PRAGMA busy_timeout = 5000");
+      if (!options.readonly) {
+        db.exec("PRAGMA journal_mode = WAL");
+        db.exec("PRAGMA synchronous = NORMAL");
+        db.exec(SCHEMA);
+      }
+      return new ResponseStore(path, db, warn);
+    } catch (error) {
+      try {
+        db?.close();
+      } catch {}
+      warn(`the response cache at ${path} cannot be used (${(error as Error)?.message ?? error}); continuing without a cache. Remove the file (gym cache clear --yes) to start a new one.`);
+      return undefined;
+    }
+  }
+
+  /** The answer stored under `key`, if it has not expired and is younger than `maxAgeMs`. */
+  get(key: string, now: number, maxAgeMs: number): string | undefined {
+    if (this.broken) return undefined;
+    try {
+      const row = this.getStatement.get(key, now, now - maxAgeMs);
+      return row === undefined ? undefined : String(row.body);
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  /** Keeps an answer (the newest write wins: both are answers to the same request). */
+  put(entry: StoredResponse): void {
+    if (this.broken) return;
+    try {
+      this.putStatement.run(entry.key, entry.model, entry.baseUrl, entry.path, entry.account, entry.createdAt, entry.expiresAt, entry.body);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Entries per model and endpoint, largest first. */
+  summary(now = Date.now()): StoreSummary[] {
+    const rows = this.db
+      .prepare(
+        `SELECT model, base_url, COUNT(*) AS entries, SUM(LENGTH(CAST(body AS BLOB))) AS bytes, SUM(expires_at <= ?) AS expired,
+           MIN(created_at) AS oldest, MAX(created_at) AS newest FROM responses GROUP BY model, base_url ORDER BY entries DESC, model`,
+      )
+      .all(now);
+    return rows.map((r) => ({
+      model: String(r.model),
+      base_url: String(r.base_url),
+      entries: Number(r.entries),
+      bytes: Number(r.bytes ?? 0),
+      expired: Number(r.expired ?? 0),
+      oldest: r.oldest == null ? null : new Date(Number(r.oldest)).toISOString(),
+      newest: r.newest == null ? null : new Date(Number(r.newest)).toISOString(),
+    }));
+  }
+
+  /** Removes expired entries, and with `olderThanMs` every entry created longer ago than that; returns how many. */
+  prune(now: number, olderThanMs?: number): number {
+    const removed = this.db.prepare("DELETE FROM responses WHERE expires_at <= ? OR created_at <= ?").run(now, olderThanMs === undefined ? -1 : now - olderThanMs).changes;
+    this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    return removed;
+  }
+
+  /** Removes every entry (or those of one model); returns how many. */
+  clear(model?: string): number {
+    const removed = model === undefined ? this.db.prepare("DELETE FROM responses").run().changes : this.db.prepare("DELETE FROM responses WHERE model = ?").run(model).changes;
+    if (model === undefined) this.db.exec("VACUUM");
+    this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    return removed;
+  }
+
+  close(): void {
+    try {
+      this.db.close();
+    } catch {}
+  }
+
+  private fail(error: unknown): void {
+    this.broken = true;
+    this.warn(`the response cache at ${this.path} failed (${(error as Error)?.message ?? error}); continuing without a cache for the rest of this run.`);
+  }
+}
