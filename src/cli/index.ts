@@ -62,6 +62,14 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
       resubmit: { description: "Queue a submitted benchmark again, or recover it from its saved evidence", load: () => import("./eval/resubmit.ts") },
     },
   },
+  cache: {
+    description: "Inspect and empty the response cache of model and judge calls (eval run --cache)",
+    commands: {
+      list: { description: "Show the response cache: entries and size per model and endpoint", load: () => import("./cache/list.ts") },
+      prune: { description: "Remove expired responses from the cache (or all older than --older-than)", load: () => import("./cache/prune.ts") },
+      clear: { description: "Remove every cached response, or one model's (asks first; --yes for scripts)", load: () => import("./cache/clear.ts") },
+    },
+  },
   dev: {
     description: "Contributor helpers",
     commands: {

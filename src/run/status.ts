@@ -1,4 +1,5 @@
 /** `<stem>_batch_status.json`: a run's progress on disk, written atomically at most every 5 s, read by `gym eval status`. */
+import { processCounts, responseCacheEnabled } from "../servers/calls/cache/index.ts";
 import { writeFileAtomic } from "../runtime/files.ts";
 import type { Outcome } from "../outputs/store.ts";
 
@@ -15,6 +16,8 @@ export interface StemStatus {
   failures_by_kind: Record<string, number>;
   model_final_by_kind: Record<string, number>;
   aggregation_status: AggregationStatus;
+  /** With the response cache on: this invocation's model calls served from it (hits) and sent upstream (misses). */
+  response_cache?: { hits: number; misses: number };
 }
 
 /** Keeps the counters from the Store's newest-attempt view and writes them, throttled. */
@@ -53,6 +56,7 @@ export class StatusWriter {
       failures_by_kind: { ...byClass },
       model_final_by_kind: {},
       aggregation_status: this.aggregation,
+      ...(responseCacheEnabled() ? { response_cache: { ...processCounts } } : {}),
     };
   }
 

@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import { basename } from "node:path";
 import type { CollectionResult } from "./collection.ts";
 import type { RunPaths } from "../outputs/paths.ts";
+import { processCounts, responseCacheEnabled } from "../servers/calls/cache/index.ts";
 
 export async function printSummary(result: CollectionResult, paths: RunPaths, toStdout: boolean): Promise<void> {
   const out: string[] = [];
@@ -21,6 +22,7 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
   const drops = Object.entries(result.failuresByClass);
   if (drops.length) out.push(`Left the score this run: ${drops.map(([cls, n]) => `${n} ${cls}`).join(", ")} (see ${paths.failures}).`);
   out.push(result.latency);
+  if (responseCacheEnabled()) out.push(`Response cache: ${processCounts.hits} model calls served from the cache, ${processCounts.misses} sent upstream.`);
   if (fs.existsSync(paths.rollouts) && !toStdout) {
     try {
       const { healthCheck, healthSummaryLine } = await import("../stages/health-check/index.ts");

@@ -2,6 +2,7 @@
 import { GymError } from "../../errors.ts";
 import { configArgs, configOptions, jsonArg } from "../_args.ts";
 import { defineGymCommand } from "../_command.ts";
+import { cacheArgs } from "../cache/_flags.ts";
 
 export default defineGymCommand({
   meta: { name: "eval reverify", description: "Recompute rewards from stored rollouts through /verify (no model inference)" },
@@ -21,6 +22,7 @@ export default defineGymCommand({
     append: { type: "boolean", description: "With --judge-failed-only: append recovered rows to an existing --output" },
     "disable-aggregation": { type: "boolean", description: "Do not compute <stem>_aggregate_metrics.json (for shards)" },
     serve: { type: "boolean", default: true, description: "Start the config's resources servers in this process", negativeDescription: "Use servers already running (`gym env start`, or NeMo Gym's), found through the head server" },
+    ...cacheArgs,
     ...jsonArg,
   },
   overrides: true,
@@ -46,6 +48,8 @@ export default defineGymCommand({
     const config = await resolveConfig(await configOptions(args, rawArgs, overrides, { mode: "run", seed }));
     config.warnings.forEach(warn);
     const keys = config.resolve() as Record<string, unknown>;
+    const cacheLine = await (await import("../cache/_flags.ts")).startResponseCache(args, keys);
+    if (cacheLine) info(cacheLine);
     const str = (flag: string, key: string) => (typeof args[flag] === "string" ? (args[flag] as string) : typeof keys[key] === "string" ? (keys[key] as string) : undefined);
     const bool = (flag: string, key: string) => !!args[flag] || keys[key] === true;
     const num = (flag: string, key: string) => {

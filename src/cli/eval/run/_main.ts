@@ -38,6 +38,8 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
   config.warnings.forEach(warn);
   const resolved = config.resolve() as Record<string, unknown>;
   const keys = runKeys(resolved);
+  const cacheLine = await (await import("../../cache/_flags.ts")).startResponseCache({}, resolved);
+  if (cacheLine) info(cacheLine);
   // --output, or NeMo Gym's +output_jsonl_fpath=… (what gym eval submit's job scripts pass).
   const output = outputFlag ?? keys.output_jsonl_fpath;
   if (!output) throw missingOutput();

@@ -3,6 +3,7 @@ import type { ConfigValue } from "../../../config/index.ts";
 import { GymError } from "../../../errors.ts";
 import { configArgs, configOptions, modelArgs } from "../../_args.ts";
 import { allValues, defineGymCommand } from "../../_command.ts";
+import { cacheArgs, cacheFlagKeys } from "../../cache/_flags.ts";
 
 export default defineGymCommand({
   meta: { name: "eval run", description: "Collect rollouts: materialize the dataset, dispatch to agents, verify, write rollouts and metrics" },
@@ -27,6 +28,7 @@ export default defineGymCommand({
     "max-output-tokens": { type: "string", description: "Output token cap (responses_create_params.max_output_tokens)", valueHint: "N" },
     resume: { type: "boolean", description: "Continue a crashed or killed run where it stopped (sets resume_from_cache)" },
     "disable-aggregation": { type: "boolean", description: "Do not write <stem>_aggregate_metrics.json" },
+    ...cacheArgs,
   },
   overrides: true,
   examples: [
@@ -36,6 +38,7 @@ export default defineGymCommand({
     "gym eval run my-dataset --agent harbor_oracle --sandbox local   # Harbor tasks: results/harbor/<taskset>/",
     "gym eval run my-dataset --agent terminal --model-type openai_model --model … --model-url …   # a model in a terminal",
     "gym eval run ... --resume                       # after a crash or kill: no lost, no duplicated rollout",
+    "gym eval run ... --cache                        # a second run serves the same model and judge calls from the cache",
     "gym eval run ... +route_failures_to_sidecar=true +require_complete=true   # Hydra-only keys",
     "",
     "Keys without a flag (+key=value): route_failures_to_sidecar, require_complete, count_failure_classes_as_zero=[…],",
@@ -87,6 +90,7 @@ function flagKeys(args: Record<string, unknown>): Record<string, ConfigValue> {
   }
   if (args.resume) keys.resume_from_cache = true;
   if (args["disable-aggregation"]) keys.disable_aggregation = true;
+  Object.assign(keys, cacheFlagKeys(args));
   for (const k of Object.keys(keys)) if (keys[k] === undefined) delete keys[k];
   return keys as Record<string, ConfigValue>;
 }

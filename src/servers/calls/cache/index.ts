@@ -4,12 +4,12 @@
  */
 import { accountFingerprint, baseUrlOf, cacheKey, canonicalBody, requestHash } from "./key.ts";
 import { isCacheable } from "./cacheable.ts";
-import { currentScope, nextOccurrence, type CacheCounts } from "./scope.ts";
+import { currentScope, nextOccurrence, processCounts, type CacheCounts } from "./scope.ts";
 import { ResponseStore, responseStorePath } from "./store.ts";
 
 export { DEFAULT_EXPIRY, parseDuration } from "./duration.ts";
 export { ResponseStore, responseStorePath, type StoreSummary } from "./store.ts";
-export { addReportedCounts, callScopeMiddleware, COUNTS_HEADER, outgoingScopeHeader, runInCallScope, SCOPE_HEADER, type CacheCounts } from "./scope.ts";
+export { addReportedCounts, callScopeMiddleware, COUNTS_HEADER, outgoingScopeHeader, processCounts, runInCallScope, SCOPE_HEADER, type CacheCounts } from "./scope.ts";
 
 export interface ResponseCacheSettings {
   /** Lifetime of a stored answer, and the oldest answer served. */
@@ -34,8 +34,6 @@ export type KeepAnswer = (text: string, value: unknown) => void;
 let settings: ResponseCacheSettings | undefined;
 let store: Promise<ResponseStore | undefined> | undefined;
 const inFlight = new Map<string, Promise<string | undefined>>();
-/** This process's calls, for the progress line and the summary. */
-export const processCounts: CacheCounts = { hits: 0, misses: 0 };
 
 /** Turns the cache on for this process (`--cache`, `+response_cache=true`). */
 export function enableResponseCache(next: ResponseCacheSettings): void {

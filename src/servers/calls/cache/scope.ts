@@ -55,6 +55,9 @@ export function outgoingScopeHeader(): string | undefined {
   return scope ? `${encodeURIComponent(scope.repeat)};${scope.attempt}` : undefined;
 }
 
+/** This process's model calls (those of separately served servers included, as they report them). */
+export const processCounts: CacheCounts = { hits: 0, misses: 0 };
+
 /** Adds what a served server reported in its counts header to the current scope. */
 export function addReportedCounts(header: string | null | undefined): void {
   if (!header) return;
@@ -63,6 +66,8 @@ export function addReportedCounts(header: string | null | undefined): void {
   if (!scope || !Number.isFinite(hits) || !Number.isFinite(misses)) return;
   scope.counts.hits += hits!;
   scope.counts.misses += misses!;
+  processCounts.hits += hits!;
+  processCounts.misses += misses!;
 }
 
 /** Hono middleware: a request carrying a scope header runs in that scope and answers with its counts. */
