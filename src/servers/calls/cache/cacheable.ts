@@ -29,9 +29,16 @@ function responseOk(response: Json): boolean {
   if ((response.incomplete_details as Json | null | undefined)?.reason === "content_filter") return false;
   const output = response.output as Json[] | undefined;
   if (!Array.isArray(output) || output.length === 0) return false;
+  let said = false;
   for (const item of output) {
-    if (item?.type !== "message") continue;
-    for (const part of (item.content as Json[] | undefined) ?? []) if (part?.type === "refusal") return false;
+    if (item?.type !== "message") {
+      said = true;
+      continue;
+    }
+    for (const part of (item.content as Json[] | undefined) ?? []) {
+      if (part?.type === "refusal") return false;
+      if (typeof part?.text === "string" && part.text !== "") said = true;
+    }
   }
-  return true;
+  return said;
 }
