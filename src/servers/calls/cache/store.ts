@@ -67,13 +67,14 @@ export class ResponseStore {
    * Opens (creating) the store; a database that cannot be opened, is not SQLite, or stays locked is
    * reported once through `warn` and gives undefined: the run goes on without a cache.
    */
-  static async open(path: string, warn: (message: string) => void, options: { readonly?: boolean } = {}): Promise<ResponseStore | undefined> {
+  static async open(path: string, warn: (message: string) => void, options: { readonly?: boolean; busyTimeoutMs?: number } = {}): Promise<ResponseStore | undefined> {
     let db: SqliteDatabase | undefined;
     try {
       if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
       else statSync(path);
       db = await openSqlite(path, options);
-      db.exec("PRAGMA busy_timeout = 5000");
+      // Other gym processes (Slurm shards on one node, a run and a reverify) write the same file: wait for their locks.
+      db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       if (!options.readonly) {
         db.exec("PRAGMA journal_mode = WAL");
         db.exec("PRAGMA synchronous = NORMAL");
