@@ -42,7 +42,7 @@ describe("ResponseStore", () => {
     expect(store.clear()).toBe(1);
   });
 
-  test("several processes write one store at once (WAL): nothing lost, no error", async () => {
+  test("several processes (Bun and Deno) write one store at once (WAL): nothing lost, no error", async () => {
     const path = join(dir, "concurrent.sqlite");
     (await open(path))!.put(entry("seed", 1, 10 ** 15));
     const script = join(dir, "writer.ts");
@@ -51,11 +51,16 @@ const [path, who] = process.argv.slice(2);
 const store = await ResponseStore.open(path, (m) => { console.error(m); process.exit(3); });
 for (let i = 0; i < 300; i++) store.put({ key: who + "-" + i, model: "m", baseUrl: "b", path: "/p", account: "", createdAt: 1, expiresAt: 1e15, body: "{}" });
 store.close();`);
-    const procs = [0, 1, 2, 3].map((who) => Bun.spawn([process.execPath, script, path, `w${who}`], { stderr: "pipe" }));
+    // Three Bun processes and one Deno process (node:sqlite) on the same file.
+    const deno = join(import.meta.dir, "..", "..", "..", "..", "node_modules", ".bin", "deno");
+    const commands = [0, 1, 2].map((who) => [process.execPath, script, path, `w${who}`]);
+    commands.push([deno, "run", "-A", script, path, "deno"]);
+    const procs = commands.map((cmd) => Bun.spawn(cmd, { stderr: "pipe" }));
     const codes = await Promise.all(procs.map((p) => p.exited));
     expect(codes).toEqual([0, 0, 0, 0]);
     const store = (await open(path))!;
     expect(store.summary().reduce((sum, s) => sum + s.entries, 0)).toBe(1 + 4 * 300);
+    expect(store.get("deno-299", 2, 10 ** 16)).toBe("{}");
   }, 60_000);
 
   test("a corrupt database degrades to no cache with one warning", async () => {
