@@ -12,6 +12,8 @@ const JUDGE_KEY = "sk-judge-cache-secret-1177";
 const calls = { policy: 0, judge: 0 };
 /** Judge prompts (by question number) to answer with a 401 once. */
 const failJudgeOnce = new Set<number>();
+/** Policy prompts (by question number) to answer with a 400 once. */
+const failPolicyOnce = new Set<number>();
 let mock: ServedApp;
 let dir: string;
 let env: Record<string, string>;
@@ -39,6 +41,7 @@ async function endpoint(request: Request): Promise<Response> {
     return json(responseOf(`j${calls.judge}`, "judge", verdict));
   }
   calls.policy++;
+  if (failPolicyOnce.delete(i)) return json({ error: { message: "The server had an error" } }, 400);
   const sample = Math.random().toString(36).slice(2, 10);
   return json(responseOf(`p${calls.policy}`, "policy", `The code word is ${sample.charCodeAt(0) % 2 ? `answer-${i}` : "answer-x"} (${sample}).`));
 }
@@ -152,6 +155,21 @@ describe("gym eval run --cache (compiled binary, counting mock on 127.0.0.1)", (
     for (const row of reverified) expect(row._ng_response_cache).toEqual({ hits: 1, misses: 0 });
   }, 240_000);
 
+  test("a failed policy call is sent again by --resume, not served from the cache", async () => {
+    writeTasks("resume.jsonl", () => " Resume case.");
+    failPolicyOnce.add(2);
+    const failed = await counted(() => evalRun("resume.jsonl", "resume/rollouts.jsonl", ["--cache", "+route_failures_to_sidecar=true"]));
+    expect(failed.result.code).toBe(0);
+    expect([failed.policy, failed.judge]).toEqual([16, 15]);
+    expect(lines("resume/rollouts_failures.jsonl").map((r) => r._ng_task_index)).toEqual([2]);
+    const resumed = await counted(() => evalRun("resume.jsonl", "resume/rollouts.jsonl", ["--cache", "--resume", "+route_failures_to_sidecar=true"]));
+    expect(resumed.result.code).toBe(0);
+    expect([resumed.policy, resumed.judge]).toEqual([1, 1]);
+    expect(lines("resume/rollouts.jsonl")).toHaveLength(16);
+    const retried = lines("resume/rollouts.jsonl").filter((r) => r._ng_task_index === 2 && r._ng_attempt_index === 1);
+    expect(retried.map((r) => r._ng_response_cache)).toEqual([{ hits: 0, misses: 2 }]);
+  }, 120_000);
+
   test("no API key is in the store; gym cache list, prune and clear", async () => {
     const files = readdirSync(join(dir, "cache")).filter((name) => name.startsWith("responses.sqlite"));
     expect(files).toContain("responses.sqlite");
@@ -163,9 +181,9 @@ describe("gym eval run --cache (compiled binary, counting mock on 127.0.0.1)", (
     expect(listed.code).toBe(0);
     const report = JSON.parse(listed.stdout);
     const byModel = Object.fromEntries(report.models.map((m: { model: string; entries: number }) => [m.model, m.entries]));
-    // 16 + 8 + 16 sampled answers; 16 + 8 + 16 judged ones (the two failures were not stored, their retries were).
-    expect(byModel).toEqual({ policy: 40, judge: 40 });
-    expect(report.entries).toBe(80);
+    // 16 + 8 + 16 + 16 sampled answers; as many judged ones (failures were not stored, their retries were).
+    expect(byModel).toEqual({ policy: 56, judge: 56 });
+    expect(report.entries).toBe(112);
 
     const pruned = await gym(["cache", "prune", "--json"], { cwd: dir, env });
     expect(JSON.parse(pruned.stdout).removed).toBe(0);
@@ -173,9 +191,9 @@ describe("gym eval run --cache (compiled binary, counting mock on 127.0.0.1)", (
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("--yes");
     const judgeOnly = await gym(["cache", "clear", "--model", "judge", "--yes", "--json"], { cwd: dir, env });
-    expect(JSON.parse(judgeOnly.stdout).removed).toBe(40);
+    expect(JSON.parse(judgeOnly.stdout).removed).toBe(56);
     const cleared = await gym(["cache", "clear", "--yes", "--json"], { cwd: dir, env });
-    expect(JSON.parse(cleared.stdout).removed).toBe(40);
+    expect(JSON.parse(cleared.stdout).removed).toBe(56);
     expect(JSON.parse((await gym(["cache", "list", "--json"], { cwd: dir, env })).stdout).entries).toBe(0);
     expect(existsSync(join(dir, "cache", "responses.sqlite"))).toBe(true);
   }, 120_000);
