@@ -5,7 +5,7 @@
  * cache (all misses) and with --cache again (all hits), as wall times and ratios.
  *
  * Knobs: GYM_BENCH_CALLS (2000 calls per variant in part 1), GYM_BENCH_ROLLOUTS (10000), GYM_BENCH_LATENCY_MS
- * (mock latency in part 2, default 100: a fast endpoint), GYM_BENCH_RUNS (1; medians of interleaved runs).
+ * (mock latency in part 2, default 1000: a short generation), GYM_BENCH_RUNS (1; medians of interleaved runs).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -20,7 +20,7 @@ requireBinary();
 const here = import.meta.dir;
 const calls = Number(process.env.GYM_BENCH_CALLS ?? 2000);
 const rollouts = Number(process.env.GYM_BENCH_ROLLOUTS ?? 10000);
-const latencyMs = Number(process.env.GYM_BENCH_LATENCY_MS ?? 100);
+const latencyMs = Number(process.env.GYM_BENCH_LATENCY_MS ?? 1000);
 const runs = Math.max(1, Number(process.env.GYM_BENCH_RUNS ?? 1));
 const dir = mkdtempSync(join(tmpdir(), "gym-bench-cache-"));
 

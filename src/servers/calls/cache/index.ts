@@ -66,7 +66,7 @@ export async function cachedModelCall<T>(call: ModelCall, send: (keep: KeepAnswe
   if (!opened) return send(undefined);
   const body = call.body as { model?: unknown } | null;
   const model = typeof body?.model === "string" ? body.model : "";
-  const identity = { url: call.url, model, account: accountFingerprint(opened.secret, call.apiKey, call.headers), body: canonicalBody(call.body) };
+  const identity = { url: call.url, model, account: fingerprintOf(opened.secret, call), body: canonicalBody(call.body) };
   const scope = currentScope();
   const request = requestHash(identity);
   const key = cacheKey(request, scope.repeat, nextOccurrence(scope, request));
@@ -97,6 +97,18 @@ export async function cachedModelCall<T>(call: ModelCall, send: (keep: KeepAnswe
     settle(kept);
     if (inFlight.get(key) === mine) inFlight.delete(key);
   }
+}
+
+// A model server sends every call with the same key and headers: their HMAC is computed once.
+const fingerprints = new Map<string, string>();
+function fingerprintOf(secret: string, call: ModelCall): string {
+  const id = `${secret}\u0000${call.apiKey ?? ""}\u0000${call.headers ? JSON.stringify(call.headers) : ""}`;
+  let fingerprint = fingerprints.get(id);
+  if (fingerprint === undefined) {
+    if (fingerprints.size > 1000) fingerprints.clear();
+    fingerprints.set(id, (fingerprint = accountFingerprint(secret, call.apiKey, call.headers)));
+  }
+  return fingerprint;
 }
 
 /** A stored answer, parsed afresh (callers may change what they get). */

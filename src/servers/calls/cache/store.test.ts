@@ -81,6 +81,7 @@ store.close();`);
     const other = await openSqlite(path);
     other.exec("BEGIN EXCLUSIVE");
     store.put(entry("a", 1, 10 ** 15));
+    store.flush();
     other.exec("ROLLBACK");
     other.close();
     expect(store.get("a", 2, 10)).toBeUndefined();

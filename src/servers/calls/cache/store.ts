@@ -50,6 +50,10 @@ export class ResponseStore {
   private broken = false;
   private readonly getStatement: SqliteStatement;
   private readonly putStatement: SqliteStatement;
+  /** Answers not committed yet: written together, in one transaction, at the end of the event-loop turn. */
+  private readonly pending = new Map<string, StoredResponse>();
+  private flushScheduled = false;
+  private readonly flushOnExit = () => this.flush();
   /** The HMAC key of account fingerprints: random, made once per store. */
   readonly secret: string;
 
@@ -61,6 +65,7 @@ export class ResponseStore {
     this.secret = String(db.prepare("SELECT value FROM meta WHERE name = 'fingerprint_secret'").get()?.value);
     this.getStatement = db.prepare("SELECT body FROM responses WHERE key = ? AND expires_at > ? AND created_at > ?");
     this.putStatement = db.prepare("INSERT OR REPLACE INTO responses (key, model, base_url, path, account, created_at, expires_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    process.once("exit", this.flushOnExit);
   }
 
   /**
@@ -93,6 +98,8 @@ export class ResponseStore {
   /** The answer stored under `key`, if it has not expired and is younger than `maxAgeMs`. */
   get(key: string, now: number, maxAgeMs: number): string | undefined {
     if (this.broken) return undefined;
+    const pending = this.pending.get(key);
+    if (pending) return pending.expiresAt > now && pending.createdAt > now - maxAgeMs ? pending.body : undefined;
     try {
       const row = this.getStatement.get(key, now, now - maxAgeMs);
       return row === undefined ? undefined : String(row.body);
@@ -102,11 +109,34 @@ export class ResponseStore {
     }
   }
 
-  /** Keeps an answer (the newest write wins: both are answers to the same request). */
+  /**
+   * Keeps an answer (the newest write wins: both are answers to the same request). Answers are committed in
+   * batches at the end of the event-loop turn (one commit costs more than a hundred rows); a crash before
+   * that loses only those answers, which are then simply asked for again.
+   */
   put(entry: StoredResponse): void {
     if (this.broken) return;
+    this.pending.set(entry.key, entry);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setTimeout(() => this.flush(), 0);
+  }
+
+  /** Commits the pending answers now. */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.broken || this.pending.size === 0) return;
+    const entries = [...this.pending.values()];
+    this.pending.clear();
     try {
-      this.putStatement.run(entry.key, entry.model, entry.baseUrl, entry.path, entry.account, entry.createdAt, entry.expiresAt, entry.body);
+      this.db.exec("BEGIN IMMEDIATE");
+      try {
+        for (const e of entries) this.putStatement.run(e.key, e.model, e.baseUrl, e.path, e.account, e.createdAt, e.expiresAt, e.body);
+        this.db.exec("COMMIT");
+      } catch (error) {
+        this.db.exec("ROLLBACK");
+        throw error;
+      }
     } catch (error) {
       this.fail(error);
     }
@@ -114,6 +144,7 @@ export class ResponseStore {
 
   /** Entries per model and endpoint, largest first. */
   summary(now = Date.now()): StoreSummary[] {
+    this.flush();
     const rows = this.db
       .prepare(
         `SELECT model, base_url, COUNT(*) AS entries, SUM(LENGTH(CAST(body AS BLOB))) AS bytes, SUM(expires_at <= ?) AS expired,
@@ -133,6 +164,7 @@ export class ResponseStore {
 
   /** Removes expired entries, and with `olderThanMs` every entry created longer ago than that; returns how many. */
   prune(now: number, olderThanMs?: number): number {
+    this.flush();
     const removed = this.db.prepare("DELETE FROM responses WHERE expires_at <= ? OR created_at <= ?").run(now, olderThanMs === undefined ? -1 : now - olderThanMs).changes;
     this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     return removed;
@@ -140,6 +172,7 @@ export class ResponseStore {
 
   /** Removes every entry (or those of one model); returns how many. */
   clear(model?: string): number {
+    this.flush();
     const removed = model === undefined ? this.db.prepare("DELETE FROM responses").run().changes : this.db.prepare("DELETE FROM responses WHERE model = ?").run(model).changes;
     if (model === undefined) this.db.exec("VACUUM");
     this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -147,6 +180,8 @@ export class ResponseStore {
   }
 
   close(): void {
+    this.flush();
+    process.off("exit", this.flushOnExit);
     try {
       this.db.close();
     } catch {}
