@@ -51,6 +51,7 @@ export default defineGymCommand({
   ],
   async run({ args, rawArgs, overrides, json }) {
     if (typeof args.target === "string") {
+      if (args.cache || args["cache-expiry"] !== undefined) throw new GymError("E_USAGE", "--cache works with dataset runs, not with a Harbor TARGET.", { hint: "Leave out --cache (and --cache-expiry) for Harbor task folders." });
       const { harborEvalRun } = await import("./_harbor.ts");
       const only = allValues(rawArgs, "only-tasks");
       const options = () => configOptions(args, rawArgs, overrides, { mode: "run", flagValues: flagKeys({ ...args, agent: undefined }) });
