@@ -1,11 +1,13 @@
 // End to end on the compiled binary: a counting mock (policy sampled at temperature 1, and a judge) on loopback,
 // `gym eval run --cache` twice, half the prompts changed, a judge that fails once, reverify, and `gym cache …`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve, type ServedApp } from "../../runtime/serve.ts";
-import { ensureBinary, gym } from "../../testing/binary.ts";
+import { ensureBinary, gym, gymBinary } from "../../testing/binary.ts";
 
 const POLICY_KEY = "sk-policy-cache-secret-9931";
 const JUDGE_KEY = "sk-judge-cache-secret-1177";
@@ -196,6 +198,40 @@ describe("gym eval run --cache (compiled binary, counting mock on 127.0.0.1)", (
     expect(JSON.parse(cleared.stdout).removed).toBe(56);
     expect(JSON.parse((await gym(["cache", "list", "--json"], { cwd: dir, env })).stdout).entries).toBe(0);
     expect(existsSync(join(dir, "cache", "responses.sqlite"))).toBe(true);
+  }, 120_000);
+
+  test("servers started by env start --cache: eval run --no-serve twice, the second run served from their cache", async () => {
+    const headPort = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const port = (server.address() as { port: number }).port;
+        server.close(() => resolve(port));
+      });
+    });
+    const served = spawn(gymBinary, ["env", "start", "--cache", "--resources-server", "simpleqa", "--model-type", "openai_model", "--model", "policy",
+      "--model-url", `${mock.url}/v1`, "--model-api-key", POLICY_KEY, "--config", "judge.yaml", "--json", `+head_server.port=${headPort}`],
+      { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      let stderr = "";
+      served.stderr!.on("data", (d) => (stderr += d));
+      await new Promise<void>((resolve, reject) => {
+        served.stdout!.once("data", () => resolve());
+        served.once("exit", (code) => reject(new Error(`env start exited ${code}: ${stderr}`)));
+      });
+      writeTasks("served.jsonl", () => " Served.");
+      const collect = (output: string) => gym(["eval", "run", "--no-serve", "--cache", "--input", "served.jsonl", "--num-repeats", "4", "--temperature", "1",
+        "--concurrency", "4", "-o", output, `+head_server.port=${headPort}`], { cwd: dir, env });
+      const first = await counted(() => collect("served1/rollouts.jsonl"));
+      expect(first.result.stderr).toContain("Coverage: 16 of 16");
+      expect([first.policy, first.judge]).toEqual([16, 16]);
+      expect(lines("served1/rollouts.jsonl").map((r) => r._ng_response_cache)).toEqual(Array(16).fill({ hits: 0, misses: 2 }));
+      const second = await counted(() => collect("served2/rollouts.jsonl"));
+      expect([second.policy, second.judge]).toEqual([0, 0]);
+      expect(lines("served2/rollouts.jsonl").map((r) => r._ng_response_cache)).toEqual(Array(16).fill({ hits: 2, misses: 0 }));
+      expect(comparable("served2/rollouts.jsonl")).toEqual(comparable("served1/rollouts.jsonl"));
+    } finally {
+      served.kill("SIGTERM");
+      await new Promise((resolve) => served.once("exit", resolve));
+    }
   }, 120_000);
 
   test("a bad --cache-expiry is refused before anything runs", async () => {
