@@ -47,3 +47,15 @@ describe("cache key derivation", () => {
     expect(accountFingerprint(secret, undefined, { authorization: "Bearer x" })).toBe("");
   });
 });
+
+describe("parseDuration", () => {
+  test("units s m h d w, a bare number is seconds; anything else is refused naming the flag", async () => {
+    const { parseDuration } = await import("./duration.ts");
+    expect(parseDuration("7d", "--cache-expiry")).toBe(7 * 86_400_000);
+    expect(parseDuration("12h", "--x")).toBe(12 * 3_600_000);
+    expect(parseDuration("2w", "--x")).toBe(14 * 86_400_000);
+    expect(parseDuration("90", "--x")).toBe(90_000);
+    expect(parseDuration("1.5m", "--x")).toBe(90_000);
+    for (const bad of ["", "soon", "0d", "-1h", "7y"]) expect(() => parseDuration(bad, "--older-than")).toThrow("--older-than expects a duration");
+  });
+});

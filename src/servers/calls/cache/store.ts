@@ -1,6 +1,6 @@
 /** The response store: one SQLite file in WAL mode, shared by every gym process; any database failure turns it off with one warning. */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { cacheDir } from "../../../download/cache.ts";
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from "../../../runtime/sqlite.ts";
@@ -72,19 +72,16 @@ export class ResponseStore {
    * Opens (creating) the store; a database that cannot be opened, is not SQLite, or stays locked is
    * reported once through `warn` and gives undefined: the run goes on without a cache.
    */
-  static async open(path: string, warn: (message: string) => void, options: { readonly?: boolean; busyTimeoutMs?: number } = {}): Promise<ResponseStore | undefined> {
+  static async open(path: string, warn: (message: string) => void, options: { busyTimeoutMs?: number } = {}): Promise<ResponseStore | undefined> {
     let db: SqliteDatabase | undefined;
     try {
-      if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
-      else statSync(path);
-      db = await openSqlite(path, options);
+      mkdirSync(dirname(path), { recursive: true });
+      db = await openSqlite(path);
       // Other gym processes (Slurm shards on one node, a run and a reverify) write the same file: wait for their locks.
       db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-      if (!options.readonly) {
-        db.exec("PRAGMA journal_mode = WAL");
-        db.exec("PRAGMA synchronous = NORMAL");
-        db.exec(SCHEMA);
-      }
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+      db.exec(SCHEMA);
       return new ResponseStore(path, db, warn);
     } catch (error) {
       try {
