@@ -77,7 +77,7 @@ export async function serveStandIn(routes: StandInRoute[], options: StandInOptio
       method: c.req.method,
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
-      headers: Object.fromEntries([...c.req.raw.headers].map(([k, v]) => [k.toLowerCase(), v])),
+      headers: headerRecord(c.req.raw.headers),
       body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
     };
     seen.push(call);
@@ -127,4 +127,10 @@ export async function mcqaOnBinary(args: string[], env: Record<string, string> =
   const r = await gym(["eval", "run", "--resources-server", "mcqa", ...args, "--input", "tasks.jsonl", "--num-repeats", "2", "-o", out], { cwd: dir, env });
   const rollouts = existsSync(out) ? readFileSync(out, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
   return { code: r.code, stderr: r.stderr, rollouts };
+}
+
+function headerRecord(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => void (out[name.toLowerCase()] = value));
+  return out;
 }

@@ -34,10 +34,10 @@ export function modelConformanceSuite(label: string, build: () => Promise<ModelS
       let served: ServedApp | undefined;
       beforeAll(async () => {
         subject = await build();
-        if (transport === "in-process") client = new InProcessServerClient(label, subject.app);
+        if (transport === "in-process") client = new InProcessServerClient("policy_model", subject.app);
         else {
           served = await serve(subject.app.fetch);
-          client = new HttpServerClient(label, served.url);
+          client = new HttpServerClient("policy_model", served.url);
         }
       }, 60_000);
       afterAll(async () => {

@@ -9,4 +9,5 @@ export const catalog: ServerCatalog = {
   azure_openai_model: () => import("./azure_openai_model/index.ts"),
   inference_provider: () => import("./inference_provider/index.ts"),
   litellm_model: () => import("./litellm_model/index.ts"),
+  local_vllm_model: () => import("./local_vllm_model/index.ts"),
 };
