@@ -10,4 +10,6 @@ export const catalog: ServerCatalog = {
   inference_provider: () => import("./inference_provider/index.ts"),
   litellm_model: () => import("./litellm_model/index.ts"),
   local_vllm_model: () => import("./local_vllm_model/index.ts"),
+  local_vllm_model_proxy: () => import("./local_vllm_model_proxy/index.ts"),
+  genrm_model: () => import("./genrm_model/index.ts"),
 };
