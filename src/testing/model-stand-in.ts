@@ -114,21 +114,6 @@ function mismatch(route: StandInRoute, call: SeenCall): string | undefined {
   return undefined;
 }
 
-/** `gym eval run` of mcqa (4 tasks × 2 repeats) on the compiled binary with `args` naming the model; its output rows. */
-export async function mcqaOnBinary(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stderr: string; rollouts: Record<string, unknown>[] }> {
-  const { mkdtempSync, readFileSync, existsSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
-  const { gym } = await import("./binary.ts");
-  const { writeMcqaDataset } = await import("./datasets.ts");
-  const dir = mkdtempSync(join(tmpdir(), "gym-model-e2e-"));
-  writeMcqaDataset(join(dir, "tasks.jsonl"), 4);
-  const out = join(dir, "results", "mcqa.jsonl");
-  const r = await gym(["eval", "run", "--resources-server", "mcqa", ...args, "--input", "tasks.jsonl", "--num-repeats", "2", "-o", out], { cwd: dir, env });
-  const rollouts = existsSync(out) ? readFileSync(out, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
-  return { code: r.code, stderr: r.stderr, rollouts };
-}
-
 function headerRecord(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => void (out[name.toLowerCase()] = value));

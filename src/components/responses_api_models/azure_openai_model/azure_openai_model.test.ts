@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { gym } from "../../../testing/binary.ts";
-import { mcqaOnBinary, readinessRoute, serveStandIn, type StandIn, type StandInRoute } from "../../../testing/model-stand-in.ts";
+import { mcqaOnBinary } from "../../../testing/mcqa-e2e.ts";
+import { readinessRoute, serveStandIn, type StandIn, type StandInRoute } from "../../../testing/model-stand-in.ts";
 import { modelConformanceSuite } from "../conformance.case.ts";
 import azureModel from "./index.ts";
 import { azureRoutes } from "./routes.ts";
@@ -34,6 +35,10 @@ describe("azure_openai_model: routes, credentials, content filter", () => {
     expect(azureRoutes("https://gw.example.com/deployments/d", "d", q, "k", {}).chatUrl).toBe(`https://gw.example.com/deployments/d/openai/chat/completions?api-version=${API_VERSION}`);
     const v1 = azureRoutes("https://r.openai.azure.com/openai/v1/", "d", q, "k", {});
     expect(v1).toEqual({ chatUrl: "https://r.openai.azure.com/openai/v1/chat/completions", responsesUrl: "https://r.openai.azure.com/openai/v1/responses", headers: { "api-key": "k" } });
+  });
+
+  test("an endpoint that is not a URL is a config error naming the key and the fix", () => {
+    expect(() => azureRoutes("my-resource", "d", {}, "k", {})).toThrow('azure_openai_model: openai_base_url must be the Azure endpoint URL (https://<resource>.openai.azure.com), got "my-resource".');
   });
 
   test("a token in AZURE_OPENAI_AD_TOKEN goes as a bearer, instead of the key", () => {

@@ -1,4 +1,5 @@
 /** Azure OpenAI's URL shapes and credentials, as the `openai` client's AzureOpenAI builds them. */
+import { GymError } from "../../../errors.ts";
 import type { JsonObject } from "../../../protocol/responses.ts";
 
 export interface AzureRoutes {
@@ -19,6 +20,11 @@ export interface AzureRoutes {
  */
 export function azureRoutes(endpoint: string, deployment: string, defaultQuery: JsonObject | null | undefined, apiKey: string | undefined, env: Record<string, string | undefined>): AzureRoutes {
   const trimmed = endpoint.replace(/\/+$/, "");
+  if (!URL.canParse(trimmed)) {
+    throw new GymError("E_CONFIG", `azure_openai_model: openai_base_url must be the Azure endpoint URL (https://<resource>.openai.azure.com), got ${JSON.stringify(endpoint)}.`, {
+      hint: "Pass --model-url https://<resource>.openai.azure.com (or set policy_base_url in env.yaml).",
+    });
+  }
   const token = env.AZURE_OPENAI_AD_TOKEN;
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : apiKey ? { "api-key": apiKey } : {};
   if (/\/openai\/v1$/.test(new URL(trimmed).pathname)) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mcqaOnBinary, readinessRoute, serveStandIn, type StandIn } from "../../../testing/model-stand-in.ts";
+import { mcqaOnBinary } from "../../../testing/mcqa-e2e.ts";
+import { readinessRoute, serveStandIn, type StandIn } from "../../../testing/model-stand-in.ts";
 import { modelConformanceSuite } from "../conformance.case.ts";
 import inferenceProvider from "./index.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { mcqaOnBinary, readinessRoute, serveStandIn, type StandInRoute } from "../../../testing/model-stand-in.ts";
+import { mcqaOnBinary } from "../../../testing/mcqa-e2e.ts";
+import { readinessRoute, serveStandIn, type StandInRoute } from "../../../testing/model-stand-in.ts";
 import { modelConformanceSuite } from "../conformance.case.ts";
 import litellmModel from "./index.ts";
 import { normalizeLiteLLMResponse } from "./normalize.ts";

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { processAlive } from "../../../runtime/files.ts";
-import { mcqaOnBinary } from "../../../testing/model-stand-in.ts";
+import { mcqaOnBinary } from "../../../testing/mcqa-e2e.ts";
 import { pathWithoutVllm, pathWithStandIn, standInSubject, withEnv } from "../../../testing/vllm-stand-in.ts";
 import { modelConformanceSuite } from "../conformance.case.ts";
 import localVllmFactory, { buildLocalVllmModel } from "./index.ts";
