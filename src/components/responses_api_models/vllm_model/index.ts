@@ -1,6 +1,6 @@
 /** vllm_model: serves Responses by converting to Chat Completions for vLLM and back (§3.5–3.8), sticky per session across replicas. */
 import { createHash } from "node:crypto";
-import type { Context } from "hono";
+import type { Context, Hono } from "hono";
 import { checkResponseCreateParams, type JsonObject } from "../../../protocol/responses.ts";
 import { dumpResponse } from "../../../protocol/responses-dump.ts";
 import { isServerCallError } from "../../../servers/client.ts";
@@ -19,12 +19,21 @@ export function replicaIndex(sessionId: string, replicas: number): number {
   return Number(digest.readBigUInt64BE(0) % BigInt(replicas));
 }
 
-const factory: ServerFactory = (block) => {
+/** What a server built on vllm_model changes: its class name (in the session cookie) and an extra step on each chat body. */
+export interface VllmModelVariant {
+  /** NeMo Gym's server class, named in the session cookie (default `VLLMModel`). */
+  className?: string;
+  /** Runs on the chat body after vllm_model's own preprocessing, before it goes upstream. */
+  preprocessChat?: (body: JsonObject) => JsonObject;
+}
+
+/** The vllm_model app for a config block (local_vllm_model and genrm_model build on it once their vLLM is up). */
+export function buildVllmModel(block: Record<string, unknown>, variant: VllmModelVariant = {}): Hono<GymEnv> {
   const config = block as unknown as VllmModelConfig & { upstream?: UpstreamOptions };
   const baseUrls = (Array.isArray(config.base_url) ? config.base_url : [config.base_url]).map((u) => String(u).replace(/\/+$/, ""));
   const usesReasoningParser = config.uses_reasoning_parser ?? true;
   const upstream: UpstreamOptions = { ...config.upstream, apiKey: config.api_key, headers: { ...(config.default_headers ?? {}) } };
-  const app = createGymApp({ cookieName: sessionCookieName("VLLMModel", String(config.name ?? "vllm_model")), rolloutPrefix: "model" });
+  const app = createGymApp({ cookieName: sessionCookieName(variant.className ?? "VLLMModel", String(config.name ?? "vllm_model")), rolloutPrefix: "model" });
 
   const baseFor = (c: Context<GymEnv>) => baseUrls[baseUrls.length === 1 ? 0 : replicaIndex(c.get("session").session_id, baseUrls.length)]!;
 
@@ -38,7 +47,8 @@ const factory: ServerFactory = (block) => {
 
   /** The chat completions logic shared by both endpoints. */
   const chatCompletions = async (c: Context<GymEnv>, request: JsonObject): Promise<JsonObject> => {
-    const body = preprocessChatBody(request, config);
+    const preprocessed = preprocessChatBody(request, config);
+    const body = variant.preprocessChat ? variant.preprocessChat(preprocessed) : preprocessed;
     const messages = body.messages as JsonObject[];
     const last = messages.at(-1);
     if (config.sequential_reasoning_allowed === false && last?.role === "assistant" && !(last.content || (last.tool_calls as unknown[] | undefined)?.length)) {
@@ -88,6 +98,8 @@ const factory: ServerFactory = (block) => {
   });
 
   return app;
-};
+}
+
+const factory: ServerFactory = (block) => buildVllmModel(block);
 
 export default factory;
