@@ -85,6 +85,9 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
 
   const status = new StatusWriter(paths.batchStatus, expected, store, !!options.disableAggregation);
   status.touch(true);
+  // The rollouts file exists from here on, even if no rollout succeeds: recovery (`reverify --judge-failed-only`)
+  // and every reader expect the run's own file, empty or not.
+  fs.closeSync(fs.openSync(paths.rollouts, "a"));
   const rollouts = CoalescingAppender.open(paths.rollouts);
   const failures = CoalescingAppender.open(paths.failures);
   const journal = AttemptJournal.open(paths.attempts);
