@@ -33,8 +33,6 @@
 export { cacheDir, type Env, isOffline, offlineError, prefetchHint } from "./cache.ts";
 export { type DownloadOptions, type DownloadResult, downloadFile } from "./file.ts";
 export { ContentHasher, type ExpectedHash, hashFromEtag } from "./hash.ts";
-export { describeHubStatus, type HfFile, type HfRepoType, hfEndpoint, hfRepoPage, hfResolveUrl, hfToken } from "./hf.ts";
-export { HubCache, hfRepoCacheDir, isCommitSha } from "./hf-cache.ts";
-export { type HfDownloadOptions, hfDownload } from "./hf-download.ts";
+export { describeHubStatus, type HfDownloadOptions, type HfFile, type HfRepoType, HubCache, hfDownload, hfEndpoint, hfRepoCacheDir, hfRepoPage, hfResolveUrl, hfToken, isCommitSha } from "./hf/index.ts";
 export { parquetRowCount, readParquetRows, type ParquetRowsOptions } from "./parquet.ts";
 export { type ProgressSink, terminalProgress } from "./progress.ts";

@@ -6,12 +6,12 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, renameSync } from "node:fs";
-import { GymError } from "../errors.ts";
-import { type Env, isOffline, offlineError } from "./cache.ts";
-import { type DownloadOptions, downloadFile } from "./file.ts";
-import { hashFromEtag } from "./hash.ts";
-import { describeHubStatus, type HfFile, hfEndpoint, hfResolveUrl, hfToken } from "./hf.ts";
-import { HubCache, hfRepoCacheDir, isCommitSha } from "./hf-cache.ts";
+import { GymError } from "../../errors.ts";
+import { type Env, isOffline, offlineError } from "../cache.ts";
+import { type DownloadOptions, downloadFile } from "../file.ts";
+import { hashFromEtag } from "../hash.ts";
+import { describeHubStatus, type HfFile, hfEndpoint, hfResolveUrl, hfToken } from "./hub.ts";
+import { HubCache, hfRepoCacheDir, isCommitSha } from "./cache.ts";
 
 export interface HfDownloadOptions extends Omit<DownloadOptions, "describeStatus" | "etagHash" | "label" | "headers"> {
   /** Download again even when the file is cached. */

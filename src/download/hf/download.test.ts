@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type HubServer, startHubServer } from "../testing/hub-server.ts";
-import { hfDownload } from "./hf-download.ts";
+import { type HubServer, startHubServer } from "../../testing/hub-server.ts";
+import { hfDownload } from "./download.ts";
 
 let hub: HubServer;
 let dir: string;

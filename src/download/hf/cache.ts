@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import { dirname, join } from "node:path";
-import { cacheDir, type Env } from "./cache.ts";
+import { cacheDir, type Env } from "../cache.ts";
 
 /** A full commit sha: a revision that can never move, so its cached files are served without asking. */
 export const isCommitSha = (revision: string) => /^[0-9a-f]{40}$/.test(revision);

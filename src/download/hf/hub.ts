@@ -1,6 +1,6 @@
 /** Hugging Face Hub addresses and answers: HF_ENDPOINT, HF_TOKEN, `resolve` URLs, the Hub's error headers. */
-import { GymError } from "../errors.ts";
-import type { Env } from "./cache.ts";
+import { GymError } from "../../errors.ts";
+import type { Env } from "../cache.ts";
 
 export type HfRepoType = "dataset" | "model" | "space";
 
