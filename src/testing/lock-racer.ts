@@ -14,10 +14,14 @@ import { acquireRunLock } from "../outputs/lock.ts";
 
 const [dir, contender, contenders, rounds] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5])];
 
+/** A spinning barrier: every contender leaves it within a few microseconds of the last one's arrival. */
+function barrier(name: string): void {
+  fs.writeFileSync(join(dir, `${name}-${contender}`), "");
+  for (let n = 0; n < contenders; ) n = fs.existsSync(join(dir, `${name}-${n}`)) ? n + 1 : n;
+}
+
 for (let round = 0; round < rounds; round++) {
-  fs.writeFileSync(join(dir, `ready-${round}-${contender}`), "");
-  // A spinning barrier: every contender leaves it within a few microseconds of the last one's arrival.
-  for (let n = 0; n < contenders; ) n = fs.existsSync(join(dir, `ready-${round}-${n}`)) ? n + 1 : n;
+  barrier(`ready-${round}`);
   let result: string;
   try {
     acquireRunLock(join(dir, `round-${round}_run.lock`), join(dir, `round-${round}.jsonl`), () => {});
@@ -29,4 +33,6 @@ for (let round = 0; round < rounds; round++) {
   }
   fs.writeFileSync(join(dir, `result-${round}-${contender}`), result);
 }
+// A winner that exited would leave a lock that is rightly stale to a contender still in that round: stay alive until all are done.
+barrier("done");
 process.exit(0);
