@@ -12,7 +12,7 @@
  * - `hfDownload({ repoId, path, revision?, repoType? }, options)` → the local path
  *   `<cache>/hf/<kind>/<repo>/snapshots/<commit>/<path>`. A branch or tag is revalidated by a HEAD
  *   (X-Repo-Commit, X-Linked-Etag/ETag) and recorded in `refs/`; bytes live once in `blobs/<etag>`
- *   (`HubCache`, `hfRepoCacheDir`). Cached copies are served unasked only for a commit sha, offline, or
+ *   (`hf/cache.ts`). Cached copies are served unasked only for a commit sha, offline, or
  *   an unreachable Hub (`warn` hears which commit). Uses HF_ENDPOINT (default https://huggingface.co)
  *   and HF_TOKEN (or HUGGING_FACE_HUB_TOKEN) as Bearer auth (kept off other origins on redirects); URL
  *   `datasets/<repo>/resolve/<revision>/<path>`; errors name repo, revision and file (X-Error-Code:
@@ -33,6 +33,6 @@
 export { cacheDir, type Env, isOffline, offlineError, prefetchHint } from "./cache.ts";
 export { type DownloadOptions, type DownloadResult, downloadFile } from "./file.ts";
 export { ContentHasher, type ExpectedHash, hashFromEtag } from "./hash.ts";
-export { describeHubStatus, type HfDownloadOptions, type HfFile, type HfRepoType, HubCache, hfDownload, hfEndpoint, hfRepoCacheDir, hfRepoPage, hfResolveUrl, hfToken, isCommitSha } from "./hf/index.ts";
+export { describeHubStatus, type HfDownloadOptions, type HfFile, type HfRepoType, hfDownload, hfEndpoint, hfRepoPage, hfResolveUrl, hfToken } from "./hf/index.ts";
 export { parquetRowCount, readParquetRows, type ParquetRowsOptions } from "./parquet.ts";
 export { type ProgressSink, terminalProgress } from "./progress.ts";

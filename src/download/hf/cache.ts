@@ -42,7 +42,7 @@ export class HubCache {
     return join(this.dir, "blobs", name);
   }
 
-  /** Where gym before 0.8 kept a file (`<repo>/<revision>/<path>`): read when offline or the Hub is unreachable. */
+  /** Where earlier gym builds kept a file (`<repo>/<revision>/<path>`): read when offline or the Hub is unreachable. */
   legacy(revision: string, path: string): string {
     return join(this.dir, encodeURIComponent(revision), ...path.split("/"));
   }

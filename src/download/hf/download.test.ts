@@ -103,6 +103,25 @@ describe("hfDownload revalidates a branch and keys the cache by commit", () => {
     expect(warnings.at(-1)).toContain("answered HTTP 503");
   });
 
+  test("nothing cached and the HEAD answered 5xx: the download's own retries fetch the file and record its commit", async () => {
+    const env = freshEnv();
+    hub.faults.status = { code: 503, times: 1 };
+    const path = await hfDownload({ repoId: "org/data", path: "small.jsonl" }, { env, ...quiet });
+    expect(path).toContain(`/snapshots/${hub.commitOf("org/data")}/small.jsonl`);
+    expect(readFileSync(path, "utf8")).toBe('{"a":1}\n');
+  });
+
+  test("a server without X-Repo-Commit is not taken for a Hub", async () => {
+    const strip = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      const headers = new Headers(response.headers);
+      headers.delete("x-repo-commit");
+      return new Response(response.body, { status: response.status, headers });
+    }) as typeof fetch;
+    const error = await hfDownload({ repoId: "org/data", path: "small.jsonl" }, { env: freshEnv(), ...quiet, fetch: strip }).catch((e) => e);
+    expect(error.message).toContain("answered without X-Repo-Commit");
+  });
+
   test("an error the Hub names (a removed file) is reported even when an older copy is cached", async () => {
     const env = freshEnv();
     hub.addFile("org/gone", "x.jsonl", "{}\n");

@@ -5,7 +5,7 @@
  * offline (HF_HUB_OFFLINE / GYM_OFFLINE), or when the Hub cannot be reached (with a warning naming the commit).
  */
 import { createHash } from "node:crypto";
-import { existsSync, renameSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { GymError } from "../../errors.ts";
 import { type Env, isOffline, offlineError } from "../cache.ts";
 import { type DownloadOptions, downloadFile } from "../file.ts";
@@ -75,7 +75,10 @@ export async function hfDownload(file: HfFile, options: HfDownloadOptions = {}):
   // The HEAD found no answer and nothing is cached: the download's own retries try the revision itself.
   const pending = cache.blob(`pending-${createHash("sha256").update(`${revision}\n${file.path}`).digest("hex")}`);
   const result = await get(hfResolveUrl(file, env), pending);
-  if (!result.repoCommit) throw notAHub(env);
+  if (!result.repoCommit) {
+    rmSync(pending, { force: true });
+    throw notAHub(env);
+  }
   const blob = cache.blob(result.verified?.hex ?? createHash("sha256").update(`${result.repoCommit}\n${file.path}`).digest("hex"));
   renameSync(pending, blob);
   cache.setRef(revision, result.repoCommit);
