@@ -204,7 +204,8 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   const requireComplete = !!options.requireComplete || terminated;
   if (abortedBy && abortedBy !== "interrupted") result.exitCode = 1;
   else {
-    result.completion = decideCompletion({ expected, store, maxAttempts, requireComplete, progressed, anythingScored });
+    const requiredBy = options.requireComplete ? "require_complete=true" : "stopped by SIGTERM";
+    result.completion = decideCompletion({ expected, store, maxAttempts, requireComplete, progressed, anythingScored, requiredBy });
     result.exitCode = result.completion.code;
   }
   return result;

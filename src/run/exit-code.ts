@@ -11,6 +11,8 @@ export interface CompletionInput {
   progressed: boolean;
   /** Something was scored, counted as zero or imputed. */
   anythingScored: boolean;
+  /** Why completion is required, for the message: "require_complete=true" (default) or "stopped by SIGTERM". */
+  requiredBy?: string;
 }
 
 /** An exit code with the sentence that explains it (when completion was required and not reached), and whether `--resume` is the next step. */
@@ -31,10 +33,11 @@ export function decideCompletion(input: CompletionInput): Completion {
   if (gaps.length === 0) return { code: EXIT.ok, resume: false };
   const anySucceeded = gaps.length < expected.length;
   const of = `${gaps.length} of ${expected.length} rollouts have not succeeded`;
+  const by = input.requiredBy ?? "require_complete=true";
   if (gaps.every((id) => store.get(id)?.kind === "omitted")) {
     return anySucceeded
       ? { code: EXIT.ok, why: `Complete with omissions: ${gaps.length} of ${expected.length} rollouts were intentionally omitted (_ng_omitted) and are not counted as completed.`, resume: false }
-      : { code: EXIT.incompleteTerminal, why: `Incomplete (exit 76): every one of the ${expected.length} rollouts was intentionally omitted, and require_complete=true needs at least one success.`, resume: false };
+      : { code: EXIT.incompleteTerminal, why: `Incomplete (exit 76): every one of the ${expected.length} rollouts was intentionally omitted, and ${by} needs at least one success.`, resume: false };
   }
   const kinds = new Map<Eligibility, number>();
   for (const id of gaps) {
@@ -43,13 +46,13 @@ export function decideCompletion(input: CompletionInput): Completion {
   }
   const eligible = (kinds.get("run") ?? 0) + (kinds.get("retry") ?? 0) + (kinds.get("replay") ?? 0);
   if (eligible > 0 && input.progressed) {
-    return { code: EXIT.incompleteRetryable, why: `Incomplete (exit 75, require_complete=true): ${of}; ${eligible} can run again and this run made progress, so resuming helps.`, resume: true };
+    return { code: EXIT.incompleteRetryable, why: `Incomplete (exit 75, ${by}): ${of}; ${eligible} can run again and this run made progress, so resuming helps.`, resume: true };
   }
   if (eligible > 0) {
     return {
       code: EXIT.failure,
       why:
-        `Incomplete (exit 1, require_complete=true): ${of}; ${eligible} can run again, but this run made no progress ` +
+        `Incomplete (exit 1, ${by}): ${of}; ${eligible} can run again, but this run made no progress ` +
         `(no new success or final outcome: ${lastFailures(gaps, store)}). Fix that cause (see the failures file) before resuming.`,
       resume: true,
     };
@@ -62,7 +65,7 @@ export function decideCompletion(input: CompletionInput): Completion {
   if (kinds.get("exhausted")) parts.push(`${kinds.get("exhausted")} used all ${maxAttempts} attempts (raise NEMO_GYM_MAX_ROLLOUT_ATTEMPTS to allow more)`);
   if (kinds.get("judge")) parts.push(`${kinds.get("judge")} have an answer whose judge call failed (re-score them with gym eval reverify --judge-failed-only)`);
   if (kinds.get("omitted")) parts.push(`${kinds.get("omitted")} were intentionally omitted`);
-  return { code: EXIT.incompleteTerminal, why: `Incomplete (exit 76, require_complete=true): ${of} and none can run again: ${parts.join("; ")}.`, resume: false };
+  return { code: EXIT.incompleteTerminal, why: `Incomplete (exit 76, ${by}): ${of} and none can run again: ${parts.join("; ")}.`, resume: false };
 }
 
 /** The failure classes of the newest attempts of these rollouts, most frequent first ("7 agent_run_error, 1 timeout"). */
