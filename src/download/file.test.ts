@@ -5,7 +5,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type HubServer, startHubServer } from "../testing/hub-server.ts";
 import { downloadFile } from "./file.ts";
-import { hfDownload } from "./hf.ts";
 
 let hub: HubServer;
 let dir: string;
@@ -129,52 +128,5 @@ describe("downloadFile", () => {
     const error = await downloadFile("http://127.0.0.1:9/x", join(dir, "x"), { ...quiet, retries: 0 }).catch((e) => e);
     expect(error.message).toContain("cannot reach 127.0.0.1:9");
     expect(error.message).toContain("are you offline?");
-  });
-});
-
-describe("hfDownload", () => {
-  test("uses the cache on the second call (offline too)", async () => {
-    const env = { HF_ENDPOINT: hub.url, NEMO_GYM_CACHE_DIR: join(dir, "cache") };
-    const path = await hfDownload({ repoId: "org/data", path: "small.jsonl" }, { env, ...quiet });
-    expect(path).toBe(join(dir, "cache", "hf", "datasets", "org", "data", "main", "small.jsonl"));
-    const before = hub.requests.length;
-    expect(await hfDownload({ repoId: "org/data", path: "small.jsonl" }, { env: { ...env, HF_HUB_OFFLINE: "1" } })).toBe(path);
-    expect(hub.requests.length).toBe(before);
-  });
-
-  test("missing repo, revision and file each get their own error naming them", async () => {
-    const env = { HF_ENDPOINT: hub.url, NEMO_GYM_CACHE_DIR: join(dir, "cache2") };
-    const repo = await hfDownload({ repoId: "org/nope", path: "x.jsonl" }, { env, ...quiet }).catch((e) => e);
-    expect(repo.message).toContain("dataset org/nope was not found");
-    const rev = await hfDownload({ repoId: "org/data", path: "small.jsonl", revision: "v9" }, { env, ...quiet }).catch((e) => e);
-    expect(rev.message).toContain("no revision 'v9'");
-    const file = await hfDownload({ repoId: "org/data", path: "missing.jsonl" }, { env, ...quiet }).catch((e) => e);
-    expect(file.message).toContain("no file 'missing.jsonl' at revision 'main'");
-    expect(file.hint).toContain("--artifact");
-  });
-
-  test("HF_TOKEN is sent to the Hub and kept off the CDN on another origin; a wrong token is named", async () => {
-    const cdn = await startHubServer();
-    cdn.addFile("org/private", "big.bin", big);
-    hub.addRepo("org/private", { private: true });
-    hub.addFile("org/private", "big.bin", big);
-    hub.tokens.add("hf_good");
-    hub.cdnBase = cdn.url;
-    try {
-      const env = { HF_ENDPOINT: hub.url, NEMO_GYM_CACHE_DIR: join(dir, "cache3"), HF_TOKEN: "hf_good" };
-      const path = await hfDownload({ repoId: "org/private", path: "big.bin" }, { env, ...quiet });
-      expect(readFileSync(path).length).toBe(big.length);
-      expect(hub.requests.at(-1)?.headers.authorization).toBe("Bearer hf_good");
-      expect(cdn.requests.at(-1)?.headers.authorization).toBeUndefined();
-      const wrong = await hfDownload({ repoId: "org/private", path: "big.bin" }, { env: { ...env, HF_TOKEN: "hf_bad" }, force: true, ...quiet }).catch((e) => e);
-      expect(wrong.message).toContain("refused HF_TOKEN");
-      expect(wrong.message).not.toContain("hf_bad");
-      const none = await hfDownload({ repoId: "org/private", path: "big.bin" }, { env: { ...env, HF_TOKEN: undefined }, force: true, ...quiet }).catch((e) => e);
-      expect(none.hint).toContain("HF_TOKEN");
-    } finally {
-      hub.cdnBase = undefined;
-      hub.tokens.clear();
-      await cdn.close();
-    }
   });
 });

@@ -9,12 +9,16 @@
  *   `etagHash` the Hub's X-Linked-Etag/ETag; `describeStatus(response, url)` maps an error answer to a
  *   GymError. Progress on stderr when it is a TTY (`NO_PROGRESS=1` hides it). A full disk removes the
  *   partial file and names the folder.
- * - `hfDownload({ repoId, path, revision?, repoType? }, options)` → the cached local path. Uses
- *   HF_ENDPOINT (default https://huggingface.co) and HF_TOKEN (or HUGGING_FACE_HUB_TOKEN) as Bearer
- *   auth (kept off other origins on redirects); URL `datasets/<repo>/resolve/<revision>/<path>`;
- *   errors name repo, revision and file (X-Error-Code: RepoNotFound, RevisionNotFound,
- *   EntryNotFound, GatedRepo: 401 without a token, 403 for a token not granted access). `force` re-downloads. Also `hfResolveUrl`, `hfCachePath`,
- *   `hfEndpoint`, `hfToken`, `hfRepoPage`, `describeHubStatus`.
+ * - `hfDownload({ repoId, path, revision?, repoType? }, options)` → the local path
+ *   `<cache>/hf/<kind>/<repo>/snapshots/<commit>/<path>`. A branch or tag is revalidated by a HEAD
+ *   (X-Repo-Commit, X-Linked-Etag/ETag) and recorded in `refs/`; bytes live once in `blobs/<etag>`
+ *   (`hf/cache.ts`). Cached copies are served unasked only for a commit sha, offline, or
+ *   an unreachable Hub (`warn` hears which commit). Uses HF_ENDPOINT (default https://huggingface.co)
+ *   and HF_TOKEN (or HUGGING_FACE_HUB_TOKEN) as Bearer auth (kept off other origins on redirects); URL
+ *   `datasets/<repo>/resolve/<revision>/<path>`; errors name repo, revision and file (X-Error-Code:
+ *   RepoNotFound, RevisionNotFound, EntryNotFound, GatedRepo: 401 without a token, 403 for a token not
+ *   granted access). `force` re-downloads. Also `hfResolveUrl`, `hfEndpoint`, `hfToken`, `hfRepoPage`,
+ *   `describeHubStatus`.
  * - `cacheDir(env)`: NEMO_GYM_CACHE_DIR (or GYM_CACHE_DIR), else $XDG_CACHE_HOME/gym, else ~/.cache/gym.
  *   `isOffline(env)`: HF_HUB_OFFLINE or GYM_OFFLINE set; every download then refuses with
  *   `offlineError(url, cachedPath)`, which names the URL and `gym env prefetch` (`prefetchHint`).
@@ -23,12 +27,12 @@
  *   FLOAT/DOUBLE columns as PyFloat (printed `3.0` as Python does); `parquetRowCount(path)`.
  *
  * Tests use `src/testing/hub-server.ts`: a 127.0.0.1 server answering like the Hub's resolve endpoint
- * (LFS redirects, X-Error-Code 404s, Range, dropped connections) with real Parquet bytes from
+ * (a commit per change, X-Repo-Commit, LFS redirects, X-Error-Code 404s, Range, dropped connections) with real Parquet bytes from
  * `src/testing/parquet.ts`.
  */
 export { cacheDir, type Env, isOffline, offlineError, prefetchHint } from "./cache.ts";
 export { type DownloadOptions, type DownloadResult, downloadFile } from "./file.ts";
 export { ContentHasher, type ExpectedHash, hashFromEtag } from "./hash.ts";
-export { describeHubStatus, type HfDownloadOptions, type HfFile, type HfRepoType, hfCachePath, hfDownload, hfEndpoint, hfRepoPage, hfResolveUrl, hfToken } from "./hf.ts";
+export { describeHubStatus, type HfDownloadOptions, type HfFile, type HfRepoType, hfDownload, hfEndpoint, hfRepoPage, hfResolveUrl, hfToken } from "./hf/index.ts";
 export { parquetRowCount, readParquetRows, type ParquetRowsOptions } from "./parquet.ts";
 export { type ProgressSink, terminalProgress } from "./progress.ts";

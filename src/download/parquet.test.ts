@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type HubServer, startHubServer } from "../testing/hub-server.ts";
 import { parquetBytes } from "../testing/parquet.ts";
-import { hfDownload } from "./hf.ts";
+import { hfDownload } from "./hf/index.ts";
 import { parquetRowCount, readParquetRows } from "./parquet.ts";
 
 let dir: string;

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -73,4 +74,19 @@ test("a lock without a start time names its holder without 'undefined'", () => {
   const path = join(dir(), "r_run.lock");
   write(path, { pid: 1, host: "otherhost" });
   expect(() => acquireRunLock(path, "r.jsonl", () => {})).toThrow("Another collector (pid 1 on host otherhost) is writing r.jsonl.");
+});
+
+test("a takeover marker left by a process that died mid-takeover does not block the next taker, and is cleaned up", () => {
+  const d = dir();
+  const path = join(d, "r_run.lock");
+  const stale = `${JSON.stringify({ pid: 1, host: hostname(), started, boot: "an-earlier-boot" })}\n`;
+  fs.writeFileSync(path, stale);
+  const marker = `${path}.takeover-${createHash("sha256").update(stale).digest("hex")}`;
+  write(marker, { pid: 2 ** 22 + 7, host: hostname(), started });
+  const notes: string[] = [];
+  const lock = acquireRunLock(path, join(d, "r.jsonl"), (m) => notes.push(m));
+  expect(JSON.parse(fs.readFileSync(path, "utf8")).pid).toBe(process.pid);
+  expect(notes.join()).toContain("before this machine last booted");
+  lock.release();
+  expect(fs.readdirSync(d)).toEqual([]);
 });

@@ -4,8 +4,10 @@
  * A lock is stale — and taken over with a note — when its process is gone, when its pid now belongs to a
  * process that started later (pid reuse after a container restart), when it was written before this boot,
  * or when it was written on another host and has not been refreshed for `STALE_AFTER_MS` (a requeued job
- * on a shared file system). Otherwise the error names the holder and how to override.
+ * on a shared file system). Otherwise the error names the holder and how to override. A takeover is atomic:
+ * of several processes that find the same stale lock at once, exactly one becomes its owner (see takeOver).
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
@@ -29,6 +31,11 @@ interface LockOwner {
 /** How often a holder refreshes its lock, and how long a lock from another host lives without that. */
 export const HEARTBEAT_MS = 10_000;
 export const STALE_AFTER_MS = 90_000;
+/** How long a takeover marker from another host (or unreadable) blocks others; a takeover itself takes milliseconds. */
+const MARKER_STALE_AFTER_MS = 30_000;
+const MAX_MARKER_GENERATIONS = 8;
+/** How long a starting run waits for another process's takeover of the same stale lock to settle. */
+const TAKEOVER_WAIT_MS = 10_000;
 
 /**
  * Takes `<stem>_run.lock` before anything of the run is read or written. Fails with a clear error when a
@@ -38,10 +45,12 @@ export const STALE_AFTER_MS = 90_000;
 export function acquireRunLock(path: string, what: string, note: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): RunLock {
   fs.mkdirSync(dirname(path), { recursive: true });
   const me: LockOwner = { pid: process.pid, host: hostname(), started: new Date().toISOString(), boot: bootId(), tick: startTick(process.pid) };
+  const mine = `${JSON.stringify(me)}\n`;
   const tmp = `${path}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${JSON.stringify(me)}\n`);
+  const deadline = Date.now() + TAKEOVER_WAIT_MS;
   try {
-    for (let tries = 0; tries < 3; tries++) {
+    for (;;) {
+      fs.writeFileSync(tmp, mine);
       try {
         fs.linkSync(tmp, path); // atomic: fails if the lock exists
         removeStaleTemps(what);
@@ -49,7 +58,9 @@ export function acquireRunLock(path: string, what: string, note: (message: strin
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
-      const owner = readOwner(path);
+      const content = readContent(path);
+      if (content === undefined) continue; // released between the link and the read
+      const owner = parseOwner(content);
       const stale = owner ? staleness(owner, me, path) : "its content is unreadable";
       if (stale === undefined && owner!.pid !== process.pid) {
         const where = owner!.host === me.host ? `pid ${owner!.pid}` : `pid ${owner!.pid} on host ${owner!.host}`;
@@ -57,13 +68,72 @@ export function acquireRunLock(path: string, what: string, note: (message: strin
           hint: `Wait for it to finish or stop it; two runs must not write the same output. If you are sure it is gone, delete the lock file ${path} and run again.`,
         });
       }
-      if (stale) note(`Taking over the run lock ${path}: ${stale}.`);
-      fs.rmSync(path, { force: true });
+      const outcome = takeOver(path, content, tmp, mine, me);
+      if (outcome === "taken") {
+        if (stale) note(`Taking over the run lock ${path}: ${stale}.`);
+        removeStaleTemps(what);
+        return held(path);
+      }
+      if (Date.now() > deadline) {
+        throw new GymError("E_RUN_LOCKED", `Could not take the run lock ${path}.`, { hint: "Another run may be starting at the same moment; try again." });
+      }
+      if (outcome === "busy") sleep(5); // another process is taking this stale lock over: see what it leaves
     }
-    throw new GymError("E_RUN_LOCKED", `Could not take the run lock ${path}.`, { hint: "Another run may be starting at the same moment; try again." });
   } finally {
     fs.rmSync(tmp, { force: true });
   }
+}
+
+/**
+ * Replaces the stale lock whose bytes are `stale`, so that of any number of processes that judged the same
+ * lock stale at once exactly one takes it. Only the creator of `<lock>.takeover-<sha256 of stale>` (made
+ * exclusively) may replace it, and only after checking that the lock still holds those bytes; the fresh lock
+ * is renamed over the stale one (the lock never vanishes, so no newcomer can link in between), then read
+ * back to confirm. A marker whose creator died mid-takeover is passed by the next generation
+ * (`…-1`, `…-2`), never removed under a live taker; the winner removes every generation afterwards.
+ * "busy": a live process holds the marker; "changed": the lock is no longer the stale one.
+ */
+function takeOver(path: string, stale: string, tmp: string, mine: string, me: LockOwner): "taken" | "busy" | "changed" {
+  const base = `${path}.takeover-${createHash("sha256").update(stale).digest("hex")}`;
+  let marker: string | undefined;
+  let generation = 0;
+  for (; generation < MAX_MARKER_GENERATIONS && !marker; generation++) {
+    const name = generation ? `${base}-${generation}` : base;
+    try {
+      fs.writeFileSync(name, mine, { flag: "wx" });
+      marker = name;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (!markerAbandoned(name, me)) return "busy";
+    }
+  }
+  if (!marker) return "busy";
+  try {
+    if (readContent(path) !== stale) return "changed";
+    fs.renameSync(tmp, path);
+    if (readContent(path) !== mine) return "changed";
+    for (let g = 0; g < generation; g++) fs.rmSync(g ? `${base}-${g}` : base, { force: true });
+    return "taken";
+  } finally {
+    fs.rmSync(marker, { force: true });
+  }
+}
+
+/** A takeover marker whose creator is gone (this host), or that is older than `MARKER_STALE_AFTER_MS` (another host, or unreadable). */
+function markerAbandoned(name: string, me: LockOwner): boolean {
+  const content = readContent(name);
+  if (content === undefined) return false; // just removed: the next look finds the lock changed or the marker free
+  const owner = parseOwner(content);
+  if (owner && owner.host === me.host && (!owner.boot || owner.boot === me.boot)) return !processAlive(owner.pid);
+  try {
+    return Date.now() - fs.statSync(name).mtimeMs > MARKER_STALE_AFTER_MS;
+  } catch {
+    return false;
+  }
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /** Why a recorded owner no longer holds the lock, or undefined when it may still be running. */
@@ -96,9 +166,18 @@ function held(path: string): RunLock {
   };
 }
 
-function readOwner(path: string): LockOwner | undefined {
+function readContent(path: string): string | undefined {
   try {
-    const owner = JSON.parse(fs.readFileSync(path, "utf8")) as LockOwner;
+    return fs.readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function parseOwner(content: string): LockOwner | undefined {
+  try {
+    const owner = JSON.parse(content) as LockOwner;
     return typeof owner?.pid === "number" && typeof owner.host === "string" ? owner : undefined;
   } catch {
     return undefined;
@@ -124,5 +203,6 @@ export function startTick(pid: number): string | undefined {
 }
 
 function releaseIfMine(path: string): void {
-  if (readOwner(path)?.pid === process.pid) fs.rmSync(path, { force: true });
+  const content = readContent(path);
+  if (content !== undefined && parseOwner(content)?.pid === process.pid) fs.rmSync(path, { force: true });
 }

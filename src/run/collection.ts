@@ -4,7 +4,7 @@ import type { Row } from "../jsonl/read.ts";
 import { CoalescingAppender, JsonlAppender, toJsonLine } from "../jsonl/write.ts";
 import type { ServerDirectory } from "../servers/client.ts";
 import { collect, type CollectEvent, type DispatchRequest } from "../stages/collect.ts";
-import { decideExitCode } from "./exit-code.ts";
+import { type Completion, decideCompletion } from "./exit-code.ts";
 import { LatencyTracker } from "../metrics/latency.ts";
 import { acquireRunLock } from "../outputs/lock.ts";
 import { AttemptJournal, foldReservations, readReservations, writeManifest } from "./manifest.ts";
@@ -57,6 +57,8 @@ export interface CollectionResult {
   metrics: Row[] | null;
   latency: string;
   aborted: string | null;
+  /** Why the run is (in)complete when completion was required, and whether --resume is the next step. */
+  completion?: Completion;
 }
 
 export async function runCollection(options: CollectionOptions): Promise<CollectionResult> {
@@ -83,6 +85,9 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
 
   const status = new StatusWriter(paths.batchStatus, expected, store, !!options.disableAggregation);
   status.touch(true);
+  // The rollouts file exists from here on, even if no rollout succeeds: recovery (`reverify --judge-failed-only`)
+  // and every reader expect the run's own file, empty or not.
+  fs.closeSync(fs.openSync(paths.rollouts, "a"));
   const rollouts = CoalescingAppender.open(paths.rollouts);
   const failures = CoalescingAppender.open(paths.failures);
   const journal = AttemptJournal.open(paths.attempts);
@@ -197,7 +202,12 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   // so the completion rules apply whatever require_complete says, and the chain resumes it (75) or retries it (1).
   const terminated = options.signal?.aborted === true && options.signal.reason === "SIGTERM";
   const requireComplete = !!options.requireComplete || terminated;
-  result.exitCode = abortedBy && abortedBy !== "interrupted" ? 1 : decideExitCode({ expected, store, maxAttempts, requireComplete, progressed, anythingScored });
+  if (abortedBy && abortedBy !== "interrupted") result.exitCode = 1;
+  else {
+    const requiredBy = options.requireComplete ? "require_complete=true" : "stopped by SIGTERM";
+    result.completion = decideCompletion({ expected, store, maxAttempts, requireComplete, progressed, anythingScored, requiredBy });
+    result.exitCode = result.completion.code;
+  }
   return result;
 }
 

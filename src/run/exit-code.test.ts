@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { decideExitCode } from "./exit-code.ts";
+import { decideCompletion, decideExitCode } from "./exit-code.ts";
 import type { Outcome } from "../outputs/store.ts";
 
 const ok: Outcome = { kind: "success", attempt: 0 };
@@ -27,5 +27,25 @@ describe("exit codes (collection.md §4.6)", () => {
     expect(decide([ok, terminal], true)).toBe(76);
     expect(decide([ok, omitted], true)).toBe(0);
     expect(decide([omitted, omitted], true)).toBe(76);
+  });
+});
+
+describe("each incomplete exit says why", () => {
+  const completion = (outcomes: (Outcome | undefined)[], progressed: boolean) => {
+    const store = new Map<string, Outcome>();
+    outcomes.forEach((o, i) => o && store.set(`${i}-0`, o));
+    return decideCompletion({ expected: outcomes.map((_, i) => `${i}-0`), store, maxAttempts: 3, requireComplete: true, progressed, anythingScored: true });
+  };
+  test("75 and 1 point to --resume; 76 names what stops each gap", () => {
+    expect(completion([ok, retryable], true)).toMatchObject({ code: 75, resume: true, why: expect.stringContaining("1 of 2 rollouts have not succeeded; 1 can run again") });
+    expect(completion([ok, retryable], false)).toMatchObject({ code: 1, resume: true, why: expect.stringContaining("made no progress (no new success or final outcome: 1 agent_run_error)") });
+    const timeout: Outcome = { ...retryable, failureClass: "timeout", terminal: true } as Outcome;
+    const exhausted: Outcome = { ...retryable, attempt: 2 } as Outcome;
+    const why = completion([ok, timeout, exhausted, omitted], true);
+    expect(why).toMatchObject({ code: 76, resume: false });
+    expect(why.why).toContain("3 of 4 rollouts have not succeeded and none can run again: 1 failed terminally (1 timeout; --resume +retry_terminal_timeouts=true runs timeouts again); 1 used all 3 attempts");
+    expect(why.why).toContain("1 were intentionally omitted");
+    expect(completion([ok, omitted], true)).toMatchObject({ code: 0, why: expect.stringContaining("1 of 2 rollouts were intentionally omitted") });
+    expect(completion([ok, ok], true)).toEqual({ code: 0, resume: false });
   });
 });

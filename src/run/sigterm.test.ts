@@ -36,6 +36,8 @@ test("SIGTERM twice mid-run: in-flight rollouts drain, exit 75 without +require_
   const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
   expect(stderr).toContain("SIGTERM: no new rollouts start");
   expect(code).toBe(75);
+  expect(stderr).toContain("Incomplete (exit 75, stopped by SIGTERM)");
+  expect(stderr).toContain("Resume with:\n  gym eval run ");
   const partial = rows(out).length;
   expect(partial).toBeLessThan(40);
   const resumed = await gym(args(["--resume"]), { cwd: dir });

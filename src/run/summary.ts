@@ -5,7 +5,8 @@ import type { CollectionResult } from "./collection.ts";
 import type { RunPaths } from "../outputs/paths.ts";
 import { processCounts, responseCacheEnabled } from "../servers/calls/cache/index.ts";
 
-export async function printSummary(result: CollectionResult, paths: RunPaths, toStdout: boolean): Promise<void> {
+/** `resumeCommand`: the command line that resumes this run, printed when the completion rules say resuming is next. */
+export async function printSummary(result: CollectionResult, paths: RunPaths, toStdout: boolean, resumeCommand?: string): Promise<void> {
   const out: string[] = [];
   if (result.aborted && result.aborted !== "interrupted") out.push(`Run stopped: ${result.aborted}`, "  (pass +route_failures_to_sidecar=true to record failed /run calls and keep going; --resume retries them)");
   if (result.aborted === "interrupted") out.push("Run interrupted: the rollouts that finished are saved; --resume runs the rest.");
@@ -45,6 +46,9 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
       if (fs.existsSync(file)) out.push(`  ${what.padEnd(20)} ${file}`);
     }
   }
+  // Last, so it is what a user (or a job log) sees: why the exit code is what it is, and the next command.
+  if (result.completion?.why) out.push(result.completion.why);
+  if (result.completion?.resume && resumeCommand) out.push(`Resume with:\n  ${resumeCommand}`);
   process.stderr.write(`${out.join("\n")}\n`);
 }
 

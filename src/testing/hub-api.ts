@@ -12,8 +12,12 @@ export interface HubApiState {
   hub(): HubServer;
   hasRepo(type: RepoType, repoId: string): boolean;
   hasRevision(type: RepoType, repoId: string, rev: string): boolean;
+  /** The commit sha branch `rev` points at. */
+  head(type: RepoType, repoId: string, rev: string): string;
   createRevision(type: RepoType, repoId: string, rev: string, from?: string): void;
-  files(type: RepoType, repoId: string, rev: string): Map<string, StoredFile> | undefined;
+  /** One new commit on branch `rev` with the changes `change` makes to its files; returns the commit sha. */
+  commit(type: RepoType, repoId: string, rev: string, change: (files: Map<string, StoredFile>) => void): string;
+  storedFile(bytes: Uint8Array, lfs?: boolean): StoredFile;
   blobs: Map<string, StoredFile>;
   pendingLfs: Map<string, Uint8Array>;
 }
@@ -71,7 +75,7 @@ export function hubApi(req: ApiRequest, state: HubApiState): ApiAnswer {
   if (!state.hasRevision(type, repoId, rev)) return err(404, `Invalid rev id: ${rev}`, "RevisionNotFound");
   if (m[3] === "preupload") {
     const body = JSON.parse(req.body.toString()) as { files: { path: string; size: number }[] };
-    return { status: 200, body: { files: body.files.map((f) => ({ path: f.path, uploadMode: f.size >= LFS_THRESHOLD ? "lfs" : "regular", shouldIgnore: false })), commitOid: "0".repeat(40) } };
+    return { status: 200, body: { files: body.files.map((f) => ({ path: f.path, uploadMode: f.size >= LFS_THRESHOLD ? "lfs" : "regular", shouldIgnore: false })), commitOid: state.head(type, repoId, rev) } };
   }
   return commit(req, state, type, repoId, rev);
 }
@@ -87,15 +91,23 @@ function lfsPut(req: ApiRequest, state: HubApiState): ApiAnswer {
 function commit(req: ApiRequest, state: HubApiState, type: RepoType, repoId: string, rev: string): ApiAnswer {
   const hub = state.hub();
   const lines = req.body.toString().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { key: string; value: Record<string, unknown> });
+  const changes: ((files: Map<string, StoredFile>) => void)[] = [];
   for (const { key, value } of lines) {
-    if (key === "file") hub.addFile(repoId, String(value.path), new Uint8Array(Buffer.from(String(value.content), value.encoding === "base64" ? "base64" : "utf8")), { revision: rev, repoType: type, lfs: false });
-    else if (key === "lfsFile") {
+    const path = String(value.path);
+    if (key === "file") {
+      const file = state.storedFile(new Uint8Array(Buffer.from(String(value.content), value.encoding === "base64" ? "base64" : "utf8")), false);
+      changes.push((files) => files.set(path, file));
+    } else if (key === "lfsFile") {
       const oid = String(value.oid);
       const bytes = state.pendingLfs.get(oid) ?? state.blobs.get(oid)?.bytes;
       if (!bytes) return err(422, `LFS object ${oid} was never uploaded`);
-      hub.addFile(repoId, String(value.path), bytes, { revision: rev, repoType: type, lfs: true });
-    } else if (key === "deletedFile") state.files(type, repoId, rev)?.delete(String(value.path));
+      const file = state.storedFile(bytes, true);
+      state.blobs.set(file.sha256, file);
+      changes.push((files) => files.set(path, file));
+    } else if (key === "deletedFile") changes.push((files) => files.delete(path));
   }
-  const oid = createHash("sha1").update(req.body).digest("hex");
+  const oid = state.commit(type, repoId, rev, (files) => {
+    for (const change of changes) change(files);
+  });
   return { status: 200, body: { success: true, commitOid: oid, commitUrl: `${hub.url}/${type === "dataset" ? "datasets/" : ""}${repoId}/commit/${oid}`, hookOutput: "" } };
 }

@@ -1,8 +1,9 @@
 /**
  * A 127.0.0.1 stand-in for the Hugging Face Hub's file endpoint (`/<datasets/>repo/resolve/<rev>/<path>`),
- * answering as huggingface.co does: LFS files by a 302 to a CDN path with X-Linked-Etag (sha256) and
- * X-Linked-Size, small files with their git blob id as ETag, X-Error-Code on 401/403/404, Range and
- * If-Range, plus faults a test can ask for (dropped connections, ignored Range, 5xx answers).
+ * answering as huggingface.co does: every change is a new commit on its branch, a revision is a branch or a
+ * commit sha, every answer (GET and HEAD) carries X-Repo-Commit; LFS files by a 302 to a CDN path with
+ * X-Linked-Etag (sha256) and X-Linked-Size, small files with their git blob id as ETag, X-Error-Code on
+ * 401/403/404, Range and If-Range, plus faults a test can ask for (dropped connections, ignored Range, 5xx).
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -48,8 +49,12 @@ export interface RecordedRequest {
 
 export interface HubServer {
   url: string;
-  /** Adds (or replaces) a file; returns its sha256. */
+  /** Adds (or replaces) a file in a new commit on its branch (default main); returns the file's sha256. */
   addFile(repoId: string, path: string, bytes: Uint8Array | string, options?: HubFileOptions): string;
+  /** Deletes a file in a new commit on its branch (default main). */
+  removeFile(repoId: string, path: string, options?: Omit<HubFileOptions, "lfs">): void;
+  /** The commit a branch points at now (as X-Repo-Commit announces it). */
+  commitOf(repoId: string, options?: { revision?: string; repoType?: "dataset" | "model" | "space" }): string;
   addRepo(repoId: string, options?: HubRepoOptions): void;
   faults: HubFaults;
   tokens: Set<string>;
@@ -68,11 +73,39 @@ export interface StoredFile {
 
 interface StoredRepo {
   options: HubRepoOptions;
-  revisions: Map<string, Map<string, StoredFile>>;
-  commit: string;
+  /** Branch name → commit sha. */
+  branches: Map<string, string>;
+  /** Commit sha → the files of that commit (never changed once made). */
+  commits: Map<string, Map<string, StoredFile>>;
+}
+
+/** The commit sha a revision names: a branch's head, or a commit sha itself. */
+function resolve(repo: StoredRepo, revision: string): string | undefined {
+  return repo.branches.get(revision) ?? (repo.commits.has(revision) ? revision : undefined);
+}
+
+let commitCounter = 0;
+
+/** Makes a new commit on `branch` from its current files changed by `change`; returns its sha. */
+function commitTo(repo: StoredRepo, branch: string, change: (files: Map<string, StoredFile>) => void): string {
+  const parent = repo.branches.get(branch) ?? "";
+  const files = new Map(repo.commits.get(parent) ?? []);
+  change(files);
+  const listing = [...files].map(([path, f]) => `${path}:${f.sha256}`).join("\n");
+  const sha = createHash("sha1").update(`${parent}\n${++commitCounter}\n${listing}`).digest("hex");
+  repo.commits.set(sha, files);
+  repo.branches.set(branch, sha);
+  return sha;
 }
 
 const key = (type: string | undefined, repoId: string) => `${type ?? "dataset"}:${repoId}`;
+
+/** A file's bytes with the hashes the Hub announces for it (LFS: files of 10 kB or more unless told). */
+function storedFile(bytes: Uint8Array, lfs?: boolean): StoredFile {
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const gitSha1 = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+  return { bytes, sha256, gitSha1, lfs: lfs ?? bytes.length >= 10_000 };
+}
 
 /** Starts the fake Hub on 127.0.0.1 (a free port). */
 export async function startHubServer(): Promise<HubServer> {
@@ -87,21 +120,26 @@ export async function startHubServer(): Promise<HubServer> {
       const k = key(options.repoType, repoId);
       const existing = repos.get(k);
       if (existing) existing.options = { ...existing.options, ...options };
-      else repos.set(k, { options, revisions: new Map([["main", new Map()]]), commit: createHash("sha1").update(repoId).digest("hex") });
+      else {
+        const repo: StoredRepo = { options, branches: new Map(), commits: new Map() };
+        commitTo(repo, "main", () => {}); // the Hub makes an initial commit when a repo is created
+        repos.set(k, repo);
+      }
+    },
+    removeFile(repoId, path, options = {}) {
+      commitTo(repos.get(key(options.repoType, repoId))!, options.revision ?? "main", (files) => files.delete(path));
+    },
+    commitOf(repoId, options = {}) {
+      return repos.get(key(options.repoType, repoId))!.branches.get(options.revision ?? "main")!;
     },
     addFile(repoId, path, data, options = {}) {
       const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
       const k = key(options.repoType, repoId);
       if (!repos.has(k)) hub.addRepo(repoId, { repoType: options.repoType });
-      const repo = repos.get(k)!;
-      const revision = options.revision ?? "main";
-      if (!repo.revisions.has(revision)) repo.revisions.set(revision, new Map());
-      const sha256 = createHash("sha256").update(bytes).digest("hex");
-      const gitSha1 = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
-      const file = { bytes, sha256, gitSha1, lfs: options.lfs ?? bytes.length >= 10_000 };
-      repo.revisions.get(revision)!.set(path, file);
-      blobs.set(sha256, file);
-      return sha256;
+      const file = storedFile(bytes, options.lfs);
+      commitTo(repos.get(k)!, options.revision ?? "main", (files) => files.set(path, file));
+      blobs.set(file.sha256, file);
+      return file.sha256;
     },
     async close() {
       server.closeAllConnections?.();
@@ -116,12 +154,14 @@ export async function startHubServer(): Promise<HubServer> {
   const api: HubApiState = {
     hub: () => hub,
     hasRepo: (type, repoId) => repos.has(key(type, repoId)),
-    hasRevision: (type, repoId, rev) => repos.get(key(type, repoId))?.revisions.has(rev) ?? false,
+    hasRevision: (type, repoId, rev) => repos.get(key(type, repoId))?.branches.has(rev) ?? false,
+    head: (type, repoId, rev) => repos.get(key(type, repoId))!.branches.get(rev)!,
     createRevision: (type, repoId, rev, from) => {
       const repo = repos.get(key(type, repoId))!;
-      repo.revisions.set(rev, new Map(repo.revisions.get(from ?? "main") ?? []));
+      repo.branches.set(rev, repo.branches.get(from ?? "main")!);
     },
-    files: (type, repoId, rev) => repos.get(key(type, repoId))?.revisions.get(rev),
+    commit: (type, repoId, rev, change) => commitTo(repos.get(key(type, repoId))!, rev, change),
+    storedFile,
     blobs,
     pendingLfs: new Map(),
   };
@@ -177,11 +217,11 @@ export async function startHubServer(): Promise<HubServer> {
     if (repo.options.gated && repo.options.granted && !repo.options.granted.includes(token!)) {
       return fail(res, 403, "GatedRepo", `Access to dataset ${repoId} is restricted and you are not in the authorized list. Visit https://huggingface.co/datasets/${repoId} to ask for access.`);
     }
-    const files = repo.revisions.get(revision);
-    if (!files) return fail(res, 404, "RevisionNotFound", `Invalid rev id: ${revision}`);
-    const file = files.get(path);
+    const commit = resolve(repo, revision);
+    if (!commit) return fail(res, 404, "RevisionNotFound", `Invalid rev id: ${revision}`);
+    const file = repo.commits.get(commit)!.get(path);
     if (!file) return fail(res, 404, "EntryNotFound", "Entry not found");
-    const common = { "x-repo-commit": repo.commit };
+    const common = { "x-repo-commit": commit };
     if (file.lfs) {
       const location = `${hub.cdnBase ?? ""}/cdn/${file.sha256}`;
       res.writeHead(302, { ...common, location, "x-linked-etag": `"${file.sha256}"`, "x-linked-size": String(file.bytes.length), etag: `"${file.gitSha1}"` });
@@ -198,7 +238,7 @@ export async function startHubServer(): Promise<HubServer> {
       return res.end("temporarily unavailable");
     }
     let body = file.bytes;
-    if (f.corrupt) {
+    if (f.corrupt && req.method !== "HEAD") {
       f.corrupt = false;
       body = body.slice();
       body[0] = body[0]! ^ 0xff;

@@ -101,7 +101,15 @@ async function reverifyFrom(o: ReverifyOptions, index: InputsIndex, rolloutsFile
     if (keepOutput) await markPresent(o.output, index, strayKeys);
   }
   const sourceExists = fs.existsSync(source);
-  if (!judge && !sourceExists) throw new GymError("E_INPUT_NOT_FOUND", `File not found: ${o.rollouts} (--rollouts)`, { hint: `Check the path (relative paths start at ${process.cwd()}).` });
+  // Every input is checked before any output is opened: a refused run leaves nothing that would refuse the retry.
+  if (!fs.existsSync(rolloutsFile)) {
+    const orphan = judge && sourceExists;
+    throw new GymError("E_INPUT_NOT_FOUND", `File not found: ${o.rollouts} (--rollouts)${orphan ? `, though its failures sidecar ${source} exists` : ""}.`, {
+      hint: orphan
+        ? `A run in which no rollout succeeded may have left no rollouts file (earlier gym builds wrote none): create it empty (touch ${o.rollouts}) and run the same command again.`
+        : `Check the path (relative paths start at ${process.cwd()}).`,
+    });
+  }
   if (judge && !sourceExists) log.warn(`No failures sidecar at ${source}: there are no judge failures to recover.`);
   const joined = sourceExists ? await checkJoin(source, index, router, { judge }) : { candidates: 0, servers: new Set<string>() };
 

@@ -18,6 +18,16 @@ async function guardRun(output: string, read: { path: string; role: string }[]) 
   guardOutputs(read, written, { command: "gym eval run", suggestion: `Choose another --output, e.g. --output ${dir === "." ? "" : `${dir}/`}rollouts.jsonl (the sidecars are named from its stem).` });
 }
 
+/** This invocation as the user typed it, with --resume added unless it is there (the tool's own name, each word shell-quoted). */
+async function resumeCommand(): Promise<string> {
+  const [{ shq }, { basename }] = await Promise.all([import("../../../cluster/shell.ts"), import("node:path")]);
+  const argv = process.argv.slice(2);
+  const compiled = process.argv[1]?.startsWith("/$bunfs/");
+  const tool = compiled && basename(process.execPath) === "ng" ? "ng" : "gym";
+  const resumes = argv.some((a) => a === "--resume" || /^\+{0,2}resume_from_cache=true$/.test(a));
+  return [tool, ...argv, ...(resumes ? [] : ["--resume"])].map(shq).join(" ");
+}
+
 export async function evalRun({ options, noServe, output: outputFlag }: EvalRunInput): Promise<number> {
   const { componentRoots, resolveConfig, toYaml, isMapping } = await import("../../../config/index.ts");
   const { ServerRegistry } = await import("../../../servers/registry.ts");
@@ -130,7 +140,7 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
     });
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    await printSummary(result, paths, toStdout);
+    await printSummary(result, paths, toStdout, toStdout ? undefined : await resumeCommand());
     await tracking.finish(result.exitCode === 0);
     return result.exitCode;
   } finally {

@@ -1,9 +1,6 @@
-/** Hugging Face Hub files over plain HTTP: HF_ENDPOINT, HF_TOKEN, `resolve` URLs, the Hub's error headers, a revision-keyed cache. */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { GymError } from "../errors.ts";
-import { cacheDir, type Env, isOffline, offlineError } from "./cache.ts";
-import { type DownloadOptions, downloadFile } from "./file.ts";
+/** Hugging Face Hub addresses and answers: HF_ENDPOINT, HF_TOKEN, `resolve` URLs, the Hub's error headers. */
+import { GymError } from "../../errors.ts";
+import type { Env } from "../cache.ts";
 
 export type HfRepoType = "dataset" | "model" | "space";
 
@@ -34,12 +31,6 @@ export function hfResolveUrl(file: HfFile, env: Env = process.env): string {
   const revision = encodeURIComponent(file.revision ?? "main");
   const path = file.path.split("/").map(encodeURIComponent).join("/");
   return `${hfEndpoint(env)}/${typePrefix(file.repoType ?? "dataset")}${file.repoId}/resolve/${revision}/${path}`;
-}
-
-/** Where a Hub file is cached: `<cache>/hf/<datasets|models|spaces>/<repo>/<revision>/<path>`. */
-export function hfCachePath(file: HfFile, env: Env = process.env): string {
-  const kind = `${file.repoType ?? "dataset"}s`;
-  return join(cacheDir(env), "hf", kind, ...file.repoId.split("/"), encodeURIComponent(file.revision ?? "main"), ...file.path.split("/"));
 }
 
 /** The page of a repo on the Hub, for hints. */
@@ -83,31 +74,4 @@ export function describeHubStatus(file: HfFile, response: Response, env: Env): G
     return new GymError("E_HTTP", `Hugging Face ${where} has no file '${file.path}' at revision '${revision}' (HTTP ${response.status})${said}.`, { hint: `Check the file name (--artifact) against ${page}/tree/${encodeURIComponent(revision)}.` });
   }
   return new GymError("E_HTTP", `Hugging Face ${where}: ${file.path} at '${revision}' answered HTTP ${response.status}${said}.`, { hint: "Check HF_ENDPOINT and your token, or try again later." });
-}
-
-export interface HfDownloadOptions extends Omit<DownloadOptions, "describeStatus" | "etagHash" | "label" | "headers"> {
-  /** Re-download even when the file is in the cache. */
-  force?: boolean;
-}
-
-/**
- * Returns the local path of a Hub file: the cached copy when there is one (offline too), else downloaded
- * from `hfResolveUrl` with HF_TOKEN, its size and sha256 (LFS) or git blob id checked, into `hfCachePath`.
- */
-export async function hfDownload(file: HfFile, options: HfDownloadOptions = {}): Promise<string> {
-  const env = options.env ?? process.env;
-  const cached = hfCachePath(file, env);
-  if (!options.force && existsSync(cached)) return cached;
-  const url = hfResolveUrl(file, env);
-  if (isOffline(env)) throw offlineError(url, cached, env);
-  const token = hfToken(env);
-  await downloadFile(url, cached, {
-    ...options,
-    env,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    etagHash: true,
-    label: `${file.repoId}/${file.path}${file.revision && file.revision !== "main" ? `@${file.revision}` : ""}`,
-    describeStatus: (response) => describeHubStatus(file, response, env),
-  });
-  return cached;
 }
