@@ -59,7 +59,7 @@ async function sqlChildMain(): Promise<void> {
     if (!fs.existsSync(path)) throw new Error(`unable to open database file: ${path} does not exist`);
     db = isBun ? new driver.Database(path, { readonly: true, safeIntegers: true }) : new driver.DatabaseSync(path, { readOnly: true, readBigInts: true, returnArrays: true });
     db.exec("PRAGMA query_only = ON");
-    if (databases.size >= 16) databases.delete(databases.keys().next().value);
+    if (databases.size >= 16) databases.delete(databases.keys().next().value!);
     databases.set(path, db);
     return db;
   };
