@@ -12,6 +12,7 @@ import { openSqlRunner, type SqlRunner } from "../../../runtime/sql-child.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
 import { databaseRoot, hasSqliteFiles, missingDatabases, safeDbId } from "../_sql/databases.ts";
+import { GoldCache } from "../_sql/gold-cache.ts";
 import { executeQuery, failureReason } from "../_sql/execute.ts";
 import { resultSetsMatch } from "./compare.ts";
 import { extractSql, hasSqlCodeblock } from "./extract.ts";
@@ -28,6 +29,7 @@ export interface BirdSqlConfig extends JsonObject {
 
 interface State {
   runner: SqlRunner;
+  gold: GoldCache;
   databases: () => string;
 }
 
@@ -54,6 +56,7 @@ export default defineResourcesServer<BirdSqlConfig, State>({
   createState(config) {
     let checked: string | undefined;
     return {
+      gold: new GoldCache(),
       runner: openSqlRunner({ children: Math.max(1, Math.min(config.max_concurrency, availableParallelism())), memoryLimitMb: config.memory_limit_mb }),
       databases() {
         if (checked) return checked;
@@ -87,7 +90,7 @@ export default defineResourcesServer<BirdSqlConfig, State>({
         // Ours, not NeMo Gym's: why a query gave no rows (SQLite's error, a refusal, a limit).
         ...(sqlError ? { sql_error: sqlError } : {}),
       });
-      const gold = database ? await executeQuery(state.runner, database, body.gt_sql as string, limits) : { ok: false as const, kind: "sql" as const, message: `unsafe db_id ${JSON.stringify(dbId)}` };
+      const gold = database ? await state.gold.get(database, body.gt_sql as string, () => executeQuery(state.runner, database, body.gt_sql as string, limits)) : { ok: false as const, kind: "sql" as const, message: `unsafe db_id ${JSON.stringify(dbId)}` };
       if (!gold.ok) return answer(false, "gold_execution_error", `gold: ${failureReason(gold)}`);
       const pred = await executeQuery(state.runner, database, extracted, limits);
       const failure = hadCodeblock ? "execution_error" : "no_sql_extracted";

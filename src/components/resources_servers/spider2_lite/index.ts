@@ -10,6 +10,7 @@ import { openSqlRunner, type SqlRunner } from "../../../runtime/sql-child.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
 import { databaseRoot, hasSqliteFiles, missingDatabases, safeDbId } from "../_sql/databases.ts";
+import { GoldCache } from "../_sql/gold-cache.ts";
 import { executeQuery, failureReason, type SqlRow, type SqlValue } from "../_sql/execute.ts";
 import { compareMultiResultSets } from "./compare.ts";
 import { extractSql } from "./extract.ts";
@@ -26,6 +27,7 @@ export interface Spider2LiteConfig extends JsonObject {
 
 interface State {
   runner: SqlRunner;
+  gold: GoldCache;
   databases: () => string;
 }
 
@@ -52,6 +54,7 @@ export default defineResourcesServer<Spider2LiteConfig, State>({
   createState(config) {
     let checked: string | undefined;
     return {
+      gold: new GoldCache(),
       runner: openSqlRunner({ children: Math.max(1, Math.min(config.max_concurrency, availableParallelism())), memoryLimitMb: config.memory_limit_mb }),
       databases() {
         if (checked) return checked;
@@ -104,7 +107,7 @@ export default defineResourcesServer<Spider2LiteConfig, State>({
       let goldSets: SqlRow[][];
       let conditionCols: unknown;
       if (goldSql) {
-        const gold = await executeQuery(state.runner, database, goldSql, limits);
+        const gold = await state.gold.get(database, goldSql, () => executeQuery(state.runner, database, goldSql, limits));
         if (!gold.ok) return answer(extracted, false, "execution_error", `gold: ${failureReason(gold)}`);
         goldSets = [gold.rows];
         conditionCols = body.condition_cols ?? [];
