@@ -4,6 +4,7 @@
  * (`src/runtime/sql-child.ts`), read-only, with NeMo Gym's timeout and our row and memory caps.
  */
 import { availableParallelism } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { computePassMajorityMetrics, computeSubsetMetrics, highestKMetrics } from "../../../metrics/pass-k.ts";
@@ -11,7 +12,7 @@ import { pyFloat } from "../../../metrics/pyjson.ts";
 import { openSqlRunner, type SqlRunner } from "../../../runtime/sql-child.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
-import { databaseRoot, hasSqliteFiles, missingDatabases, safeDbId } from "../_sql/databases.ts";
+import { databaseRoot, type DatabaseSource, ensureDatabases, hasSqliteFiles, safeDbId, unzipAll } from "../_sql/databases.ts";
 import { GoldCache } from "../_sql/gold-cache.ts";
 import { executeQuery, failureReason } from "../_sql/execute.ts";
 import { resultSetsMatch } from "./compare.ts";
@@ -25,17 +26,36 @@ export interface BirdSqlConfig extends JsonObject {
   sql_execution_timeout_s: number;
   max_result_rows: number;
   memory_limit_mb: number;
+  databases_url: string;
 }
 
 interface State {
   runner: SqlRunner;
   gold: GoldCache;
-  databases: () => string;
+  databases: () => Promise<string>;
 }
 
 /** `<bird_sql_dir>/dev_20240627/dev_databases`, where each `<db_id>/<db_id>.sqlite` is. */
 export function birdDatabasesDir(root: string): string {
   return join(root, "dev_20240627", "dev_databases");
+}
+
+/** BIRD dev: dev.zip holds dev_20240627/ with dev.json and dev_databases.zip, which holds dev_databases/<db>/<db>.sqlite. */
+export function birdSource(url: string): DatabaseSource {
+  return {
+    server: "bird_sql",
+    configKey: "bird_sql_dir",
+    url,
+    archive: "dev.zip",
+    folder: "dev_20240627",
+    ready: (folder) => hasSqliteFiles(join(folder, "dev_databases"), 1),
+    async unpack(archive, staging) {
+      await unzipAll(archive, staging);
+      const inner = join(staging, "dev_20240627", "dev_databases.zip");
+      await unzipAll(inner, join(staging, "dev_20240627"));
+      rmSync(inner);
+    },
+  };
 }
 
 const score = (r: JsonObject) => ({ accuracy: pyFloat(Number(r.reward) > 0 ? 1 : 0) });
@@ -51,18 +71,18 @@ export default defineResourcesServer<BirdSqlConfig, State>({
       sql_execution_timeout_s: py.withDefault(py.float(), () => 30),
       max_result_rows: py.withDefault(py.int(), () => 1_000_000),
       memory_limit_mb: py.withDefault(py.int(), () => 2048),
+      databases_url: py.withDefault(py.str(), () => BIRD_DEV_URL),
     },
   },
   createState(config) {
-    let checked: string | undefined;
+    let ready: Promise<string> | undefined;
     return {
       gold: new GoldCache(),
       runner: openSqlRunner({ children: Math.max(1, Math.min(config.max_concurrency, availableParallelism())), memoryLimitMb: config.memory_limit_mb }),
       databases() {
-        if (checked) return checked;
-        const dir = birdDatabasesDir(databaseRoot(config.bird_sql_dir));
-        if (!hasSqliteFiles(dir, 1)) throw missingDatabases("bird_sql", dir, `${BIRD_DEV_URL} (dev_20240627/dev_databases.zip inside it)`, "bird_sql_dir");
-        return (checked = dir);
+        ready ??= ensureDatabases(databaseRoot(config.bird_sql_dir), birdSource(config.databases_url)).then((folder) => join(folder, "dev_databases"));
+        ready.catch(() => (ready = undefined)); // a failed download is tried again by the next verify
+        return ready;
       },
     };
   },
@@ -79,7 +99,7 @@ export default defineResourcesServer<BirdSqlConfig, State>({
       const hadCodeblock = hasSqlCodeblock(generated);
       const dbId = body.db_id as string;
       const limits = { timeoutSeconds: config.sql_execution_timeout_s, maxRows: config.max_result_rows };
-      const database = safeDbId(dbId) ? join(state.databases(), dbId, `${dbId}.sqlite`) : "";
+      const database = safeDbId(dbId) ? join(await state.databases(), dbId, `${dbId}.sqlite`) : "";
       const answer = (match: boolean, failure: string, sqlError?: string | null) => ({
         reward: match ? 1 : 0,
         model_output: generated,

@@ -9,7 +9,8 @@ import type { JsonObject } from "../../../protocol/responses.ts";
 import { openSqlRunner, type SqlRunner } from "../../../runtime/sql-child.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
-import { databaseRoot, hasSqliteFiles, missingDatabases, safeDbId } from "../_sql/databases.ts";
+import { databaseRoot, type DatabaseSource, ensureDatabases, hasSqliteFiles, safeDbId } from "../_sql/databases.ts";
+import { unzip } from "../_sql/zip.ts";
 import { GoldCache } from "../_sql/gold-cache.ts";
 import { executeQuery, failureReason, type SqlRow, type SqlValue } from "../_sql/execute.ts";
 import { compareMultiResultSets } from "./compare.ts";
@@ -23,12 +24,28 @@ export interface Spider2LiteConfig extends JsonObject {
   sql_execution_timeout_s: number;
   max_result_rows: number;
   memory_limit_mb: number;
+  databases_url: string;
+}
+
+/** Spider 2.0-Lite's archive: `<db>.sqlite` files (at any depth), unpacked flat into sqlite/. */
+export function spider2Source(url: string): DatabaseSource {
+  return {
+    server: "spider2_lite",
+    configKey: "spider2_lite_dir",
+    url,
+    archive: "spider2_lite_sqlite.zip",
+    folder: "sqlite",
+    ready: (folder) => hasSqliteFiles(folder, 0),
+    async unpack(archive, staging) {
+      await unzip(archive, join(staging, "sqlite"), (name) => (name.endsWith(".sqlite") && !name.startsWith("__MACOSX/") ? name.split("/").at(-1)! : null));
+    },
+  };
 }
 
 interface State {
   runner: SqlRunner;
   gold: GoldCache;
-  databases: () => string;
+  databases: () => Promise<string>;
 }
 
 /** A `gold_result` cell (JSON) as Python's json.loads gives it: ints (bigint), floats, str, None; True is 1. */
@@ -49,18 +66,18 @@ export default defineResourcesServer<Spider2LiteConfig, State>({
       sql_execution_timeout_s: py.withDefault(py.float(), () => 30),
       max_result_rows: py.withDefault(py.int(), () => 1_000_000),
       memory_limit_mb: py.withDefault(py.int(), () => 2048),
+      databases_url: py.withDefault(py.str(), () => SPIDER2_LITE_URL),
     },
   },
   createState(config) {
-    let checked: string | undefined;
+    let ready: Promise<string> | undefined;
     return {
       gold: new GoldCache(),
       runner: openSqlRunner({ children: Math.max(1, Math.min(config.max_concurrency, availableParallelism())), memoryLimitMb: config.memory_limit_mb }),
       databases() {
-        if (checked) return checked;
-        const dir = join(databaseRoot(config.spider2_lite_dir), "sqlite");
-        if (!hasSqliteFiles(dir, 0)) throw missingDatabases("spider2_lite", dir, `${SPIDER2_LITE_URL} (a zip of <db>.sqlite files)`, "spider2_lite_dir");
-        return (checked = dir);
+        ready ??= ensureDatabases(databaseRoot(config.spider2_lite_dir), spider2Source(config.databases_url));
+        ready.catch(() => (ready = undefined)); // a failed download is tried again by the next verify
+        return ready;
       },
     };
   },
@@ -101,7 +118,7 @@ export default defineResourcesServer<Spider2LiteConfig, State>({
       if (!goldSql && !(goldResult && goldResult.length > 0)) throw new Error("verifier_metadata must contain either 'gold_sql' or 'gold_result'");
       const dbId = body.db_id as string;
       if (!safeDbId(dbId)) return answer(extracted, false, "execution_error", `unsafe db_id ${JSON.stringify(dbId)}`);
-      const database = join(state.databases(), `${dbId}.sqlite`);
+      const database = join(await state.databases(), `${dbId}.sqlite`);
       const limits = { timeoutSeconds: config.sql_execution_timeout_s, maxRows: config.max_result_rows };
       const ignoreOrder = body.ignore_order as boolean;
       let goldSets: SqlRow[][];
