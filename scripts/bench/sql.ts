@@ -1,7 +1,7 @@
 /**
  * SQL verifications per second: bird_sql's /verify (extraction, gold and predicted SQL each in a child process
- * with its deadline, set comparison) on the published rollouts and the sample database of its fixtures, beside
- * a bare loop over the same SQLite (bun:sqlite in this process, no child, no limits) and Python's sqlite3 loop
+ * with its deadline, set comparison; a task's gold result is cached) on the published rollouts and the sample
+ * database of its fixtures, and the child runner alone (gold and predicted SQL each time), beside a bare loop over the same SQLite (bun:sqlite in this process, no child, no limits) and Python's sqlite3 loop
  * (what NeMo Gym does per verification). Printed, never asserted.
  *
  *   bun scripts/bench/sql.ts [verifications=2000] [in-flight=16]
@@ -15,6 +15,9 @@ import { promptKey, readJsonlFile } from "../../src/components/resources_servers
 import { outputText } from "../../src/components/resources_servers/_common/output.ts";
 import { extractSql } from "../../src/components/resources_servers/bird_sql/extract.ts";
 import createBirdSql, { birdDatabasesDir } from "../../src/components/resources_servers/bird_sql/index.ts";
+import { resultSetsMatch } from "../../src/components/resources_servers/bird_sql/compare.ts";
+import { executeQuery } from "../../src/components/resources_servers/_sql/execute.ts";
+import { openSqlRunner } from "../../src/runtime/sql-child.ts";
 
 const n = Number(process.argv[2] ?? 2000);
 const inFlight = Number(process.argv[3] ?? 16);
@@ -48,6 +51,25 @@ await Promise.all(
 );
 const gymSeconds = (performance.now() - started) / 1000;
 
+// The same two queries per verification through the child runner alone (no server, no gold cache).
+const runner = openSqlRunner();
+const limits = { timeoutSeconds: 30, maxRows: 1_000_000 };
+next = 0;
+let runnerMatches = 0;
+const runnerStart = performance.now();
+await Promise.all(
+  Array.from({ length: inFlight }, async () => {
+    while (next < n) {
+      const [gold, pred] = pairs[next++ % pairs.length]!;
+      const g = await executeQuery(runner, dbFile, gold, limits);
+      const p = g.ok ? await executeQuery(runner, dbFile, pred, limits) : g;
+      runnerMatches += Number(g.ok && p.ok && resultSetsMatch(g.rows, p.rows));
+    }
+  }),
+);
+const runnerSeconds = (performance.now() - runnerStart) / 1000;
+runner.close();
+
 // Bare loop: the same queries on the same file, bun:sqlite in this process (no deadline, no isolation).
 const db = new Database(dbFile, { readonly: true, safeIntegers: true });
 const rowSet = (rows: unknown[][]) => new Set(rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === "bigint" ? `${v}` : v))));
@@ -65,9 +87,10 @@ const bareSeconds = (performance.now() - bareStart) / 1000;
 
 const line = (name: string, count: number, seconds: number) => `${name.padEnd(44)} ${(count / seconds).toFixed(0).padStart(7)} verifications/s  (${count} in ${seconds.toFixed(2)} s)`;
 console.log(`${n} verifications of the 5 published bird_sql rollouts on the sample database (${pairs.length} query pairs)`);
-console.log(line(`gym bird_sql /verify (${inFlight} in flight, child processes)`, n, gymSeconds));
+console.log(line(`gym bird_sql /verify (${inFlight} in flight; gold cached)`, n, gymSeconds));
+console.log(line(`gym SQL runner: gold + pred in children, no cache`, n, runnerSeconds));
 console.log(line("bare loop, bun:sqlite in-process", n, bareSeconds));
-console.log(`ratio: gym at ${((bareSeconds / gymSeconds) * 100).toFixed(0)}% of the bare loop's rate; matches ${matches} vs ${bareMatches}`);
+console.log(`ratio: gym /verify at ${((bareSeconds / gymSeconds) * 100).toFixed(0)}%, the runner alone at ${((bareSeconds / runnerSeconds) * 100).toFixed(0)}% of the bare loop's rate; matches ${matches} / ${runnerMatches} / ${bareMatches}`);
 
 const pairsFile = join(work, "pairs.json");
 writeFileSync(pairsFile, JSON.stringify(pairs));
