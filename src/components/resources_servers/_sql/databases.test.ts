@@ -61,7 +61,7 @@ describe("SQL databases through the download layer", () => {
   });
   test("offline, a missing archive is refused with the URL and the prefetch hint; nothing is written", async () => {
     const root = join(work, "offline");
-    await expect(ensureDatabases(root, birdSource(`${base}/dev.zip`), { GYM_OFFLINE: "1" }, quiet)).rejects.toThrow(/Offline \(GYM_OFFLINE is set\): .*dev\.zip/);
+    await expect(ensureDatabases(root, birdSource(`${base}/dev.zip`), { GYM_OFFLINE: "1" }, quiet)).rejects.toThrow(/Offline \(GYM_OFFLINE is set\): bird_sql needs its databases in .*dev_20240627, which would be downloaded from .*dev\.zip/);
     expect(existsSync(root)).toBe(false);
   });
   test("a download that is not a zip (an HTML page) fails clearly and leaves no half-unpacked folder", async () => {

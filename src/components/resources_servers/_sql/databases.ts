@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
-import { cacheDir, downloadFile, isOffline, offlineError, type Env } from "../../../download/index.ts";
+import { cacheDir, downloadFile, isOffline, type Env } from "../../../download/index.ts";
 import { GymError } from "../../../errors.ts";
 import { unzip } from "./zip.ts";
 
@@ -44,6 +44,8 @@ export interface DatabaseSource {
   folder: string;
   /** Whether the databases are in `folder` (a path under the root). */
   ready(folder: string): boolean;
+  /** A command that fills the folder on a machine with network, when there is one. */
+  prefetch?: string;
   /** Unpacks the archive into `staging`, producing `staging/<folder>`. */
   unpack(archive: string, staging: string): Promise<void>;
 }
@@ -59,7 +61,12 @@ export async function ensureDatabases(root: string, source: DatabaseSource, env:
   }
   const archive = join(root, source.archive);
   if (!existsSync(archive)) {
-    if (isOffline(env)) throw offlineError(source.url, archive, env);
+    if (isOffline(env)) {
+      const which = isOffline({ GYM_OFFLINE: env.GYM_OFFLINE }) ? "GYM_OFFLINE" : "HF_HUB_OFFLINE";
+      throw new GymError("E_IO", `Offline (${which} is set): ${source.server} needs its databases in ${target}, which would be downloaded from ${source.url}.`, {
+        hint: `${source.prefetch ? `On a machine with network run \`${source.prefetch}\` with NEMO_GYM_CACHE_DIR=${cacheDir(env)} and copy that folder here, or c` : "C"}opy ${target} from a machine that has it (or download ${source.url} and put it at ${archive}).`,
+      });
+    }
     mkdirSync(root, { recursive: true });
     log(`${source.server}: downloading its databases from ${source.url} into ${root}`);
     await downloadFile(source.url, archive, { label: `${source.server} databases`, env, headers: { "User-Agent": "Mozilla/5.0" } });

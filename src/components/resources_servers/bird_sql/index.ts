@@ -48,6 +48,7 @@ export function birdSource(url: string): DatabaseSource {
     url,
     archive: "dev.zip",
     folder: "dev_20240627",
+    prefetch: "gym env prefetch --benchmark birdbench",
     ready: (folder) => hasSqliteFiles(join(folder, "dev_databases"), 1),
     async unpack(archive, staging) {
       await unzipAll(archive, staging);
