@@ -52,12 +52,21 @@ async function sqlChildMain(): Promise<void> {
   const v8 = await import("node:v8");
   const readline = await import("node:readline");
   const driver: any = await import(isBun ? "bun:sqlite" : "node:sqlite");
+  // A watchdog thread: a query stuck in SQLite cannot notice that its parent is gone (killed, say), so a worker
+  // checks every second and kills this process when the parent has died.
+  const parent = process.ppid;
+  const watchdog = `setInterval(() => { let alive = process.ppid === ${parent}; try { process.kill(${parent}, 0); } catch { alive = false; } if (!alive) process.kill(process.pid, "SIGKILL"); }, 1000);`;
+  try {
+    new Worker(URL.createObjectURL(new Blob([watchdog], { type: "application/javascript" })), { type: "module" } as WorkerOptions);
+  } catch {
+    // no workers in this runtime: the parent's exit hook and deadline still apply
+  }
   const databases = new Map<string, any>();
   const openDb = (path: string) => {
     let db = databases.get(path);
     if (db) return db;
     if (!fs.existsSync(path)) throw new Error(`unable to open database file: ${path} does not exist`);
-    db = isBun ? new driver.Database(path, { readonly: true, safeIntegers: true }) : new driver.DatabaseSync(path, { readOnly: true, readBigInts: true, returnArrays: true });
+    db = isBun ? new driver.Database(path, { readonly: true, safeIntegers: true }) : new driver.DatabaseSync(path, { readOnly: true, readBigInts: true, returnArrays: true, enableDoubleQuotedStringLiterals: true });
     db.exec("PRAGMA query_only = ON");
     if (databases.size >= 16) databases.delete(databases.keys().next().value!);
     databases.set(path, db);
