@@ -23,4 +23,6 @@ export const catalog: ServerCatalog = {
   math_proof_judgement: () => import("./math_proof_judgement/index.ts"),
   frontierscience_judge: () => import("./frontierscience_judge/index.ts"),
   arena_judge: () => import("./arena_judge/index.ts"),
+  bird_sql: () => import("./bird_sql/index.ts"),
+  spider2_lite: () => import("./spider2_lite/index.ts"),
 };

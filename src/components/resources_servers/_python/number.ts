@@ -77,3 +77,9 @@ export function pyInt(x: unknown): number {
     `int() argument must be a string, a bytes-like object or a real number, not '${typeName}'`,
   );
 }
+
+/** int(s) for a str, exactly (any size): undefined where Python raises ValueError. Accepts " 12 ", "1_000", "٣". */
+export function pyParseBigInt(s: string): bigint | undefined {
+  const t = asciiDigits(pyStrip(s));
+  return INT_LITERAL.test(t) ? BigInt(t.replace(/_/g, "")) : undefined;
+}
