@@ -8,6 +8,8 @@ export class Progress {
   private readonly started = performance.now();
   private lastPrint = 0;
   private readonly tty: boolean;
+  /** More text for the line (the run's cost so far and its projection). */
+  extra: (() => string) | undefined;
 
   constructor(
     private readonly total: number,
@@ -53,7 +55,11 @@ export class Progress {
     const pct = this.total > 0 ? ((100 * this.done) / this.total).toFixed(1) : "100.0";
     const reward = this.rewardCount > 0 ? ` mean reward ${(this.rewardSum / this.rewardCount).toFixed(4)}` : "";
     const failures = this.failed > 0 ? ` failures ${this.failed}` : "";
-    return `${this.done}/${this.total} rollouts (${pct}%) ${rate.toFixed(1)}/s${eta}${reward}${failures}`;
+    return `${this.done}/${this.total} rollouts (${pct}%) ${rate.toFixed(1)}/s${eta}${reward}${failures}${this.extra?.() ?? ""}`;
+  }
+
+  counts(): { done: number; total: number } {
+    return { done: this.done, total: this.total };
   }
 
   private maybePrint(): void {

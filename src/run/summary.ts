@@ -3,11 +3,13 @@ import * as fs from "node:fs";
 import { basename } from "node:path";
 import type { CollectionResult } from "./collection.ts";
 import type { RunPaths } from "../outputs/paths.ts";
+import { costFilePath, costLine } from "../stages/cost/index.ts";
 
 export async function printSummary(result: CollectionResult, paths: RunPaths, toStdout: boolean): Promise<void> {
   const out: string[] = [];
   if (result.aborted && result.aborted !== "interrupted") out.push(`Run stopped: ${result.aborted}`, "  (pass +route_failures_to_sidecar=true to record failed /run calls and keep going; --resume retries them)");
   if (result.aborted === "interrupted") out.push("Run interrupted: the rollouts that finished are saved; --resume runs the rest.");
+  if (result.budgetStop) out.push(`Stopped at the budget: ${result.budgetStop}. The rollouts in flight finished and are saved; --resume with a larger budget continues (exit 77).`);
   for (const entry of result.metrics ?? []) {
     const name = (entry.agent_ref as { name: string }).name;
     const keyMetrics = Object.entries((entry.key_metrics as Record<string, unknown>) ?? {})
@@ -21,6 +23,9 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
   const drops = Object.entries(result.failuresByClass);
   if (drops.length) out.push(`Left the score this run: ${drops.map(([cls, n]) => `${n} ${cls}`).join(", ")} (see ${paths.failures}).`);
   out.push(result.latency);
+  if (result.cost) {
+    out.push(`Cost: ${costLine(result.cost)}.`);
+  }
   if (fs.existsSync(paths.rollouts) && !toStdout) {
     try {
       const { healthCheck, healthSummaryLine } = await import("../stages/health-check/index.ts");
@@ -39,6 +44,7 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
       ["manifest", paths.manifest],
       ["status", paths.batchStatus],
       ["resolved config", paths.resolvedConfig],
+      ["cost", costFilePath(paths.rollouts)],
     ] as const) {
       if (fs.existsSync(file)) out.push(`  ${what.padEnd(20)} ${file}`);
     }

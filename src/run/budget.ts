@@ -1,0 +1,108 @@
+/** A run's budget (`--max-cost USD`, `--max-tokens N`): dispatch stops when the next rollout could pass it; in-flight ones finish. */
+import type { DispatchRequest } from "../stages/collect.ts";
+import { CostTally, formatUsd, priceFor, priceTable, type PriceTable } from "../stages/cost/index.ts";
+import { GymError } from "../errors.ts";
+
+export interface BudgetLimits {
+  maxCostUsd?: number;
+  maxTokens?: number;
+}
+
+/**
+ * Holds the run's spend (rows of earlier invocations included: a budget is for the whole run, so `--resume`
+ * needs a larger one to go on) and decides, before each dispatch, whether the next rollout could pass a limit.
+ * A rollout is expected to cost as much as the most expensive one seen; before any is seen one runs alone.
+ */
+export class Budget {
+  private inFlight = 0;
+  private maxUsd = 0;
+  private maxTokens = 0;
+  private seen = 0;
+  private wake: (() => void) | undefined;
+  /** Why dispatch stopped; null while it goes on. */
+  stoppedBy: string | null = null;
+
+  constructor(
+    readonly limits: BudgetLimits,
+    readonly tally: CostTally,
+  ) {}
+
+  /** Refuses, before dispatch, a cost budget over models without a price. */
+  static checkPriced(limits: BudgetLimits, models: string[], prices: PriceTable): void {
+    if (limits.maxCostUsd === undefined) return;
+    const unpriced = models.filter((m) => !priceFor(m, prices));
+    if (unpriced.length === 0) return;
+    throw new GymError("E_CONFIG", `--max-cost needs a price for every model, and ${unpriced.map((m) => `'${m}'`).join(", ")} has none.`, {
+      hint: `Add it to a prices file (YAML, USD per million tokens):\n  ${unpriced[0]}: {input: 0.5, output: 1.5}\nand pass --prices FILE (or +prices=FILE); or budget tokens with --max-tokens N.`,
+    });
+  }
+
+  /** A finished row (success or failure) of this run, or of an earlier invocation when `earlier`. */
+  record(row: Record<string, unknown>, earlier = false): void {
+    const spent = this.tally.add(row);
+    if (spent.usd !== null) this.maxUsd = Math.max(this.maxUsd, spent.usd);
+    this.maxTokens = Math.max(this.maxTokens, spent.tokens);
+    if (spent.unpriced.length && this.limits.maxCostUsd !== undefined && !this.stoppedBy) this.stoppedBy = `model '${spent.unpriced[0]}' in the rollouts has no price, so the cost budget cannot be kept`;
+    this.seen++;
+    if (!earlier) this.finished();
+  }
+
+  /** A dispatched request ended (with or without a row). */
+  finished(): void {
+    if (this.inFlight > 0) this.inFlight--;
+    this.wake?.();
+  }
+
+  /** "go", "wait" (the cost of a rollout is not known yet and one is in flight) or "stop". */
+  decide(): "go" | "wait" | "stop" {
+    if (this.stoppedBy) return "stop";
+    const { maxCostUsd, maxTokens } = this.limits;
+    if (this.seen === 0) return this.inFlight === 0 ? "go" : "wait";
+    const next = this.inFlight + 1;
+    if (maxCostUsd !== undefined && this.tally.spentUsd + next * this.maxUsd > maxCostUsd) {
+      this.stoppedBy = `the cost budget (--max-cost ${maxCostUsd}): ${formatUsd(this.tally.spentUsd)} spent${this.inFlight ? ` and ${this.inFlight} in flight` : ""}, up to ${formatUsd(this.maxUsd)} a rollout`;
+    } else if (maxTokens !== undefined && this.tally.spentTokens + next * this.maxTokens > maxTokens) {
+      this.stoppedBy = `the token budget (--max-tokens ${maxTokens}): ${this.tally.spentTokens} tokens spent${this.inFlight ? ` and ${this.inFlight} in flight` : ""}, up to ${this.maxTokens} a rollout`;
+    }
+    return this.stoppedBy ? "stop" : "go";
+  }
+
+  /** The plan, cut where the budget says stop (a stopped plan yields no more; the rest stays for --resume). */
+  async *gate(plan: Iterable<DispatchRequest>, signal: AbortSignal): AsyncGenerator<DispatchRequest> {
+    const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+    for (const request of plan) {
+      for (;;) {
+        if (signal.aborted) return;
+        const decision = this.decide();
+        if (decision === "stop") return;
+        if (decision === "go") break;
+        await Promise.race([new Promise<void>((resolve) => (this.wake = resolve)), aborted]);
+        this.wake = undefined;
+      }
+      this.inFlight++;
+      yield request;
+    }
+  }
+}
+
+/**
+ * The run's cost keys from the resolved config — `prices` (a prices file), `max_cost_usd`, `max_tokens` (set by
+ * `--prices`, `--max-cost`, `--max-tokens` or `+key=value`) — and the models its model servers call.
+ */
+export function costSettings(resolved: Record<string, unknown>, instances: { serverType: string; block: Record<string, unknown> }[]): { prices: PriceTable; budget: BudgetLimits; models: string[] } {
+  const number = (key: string, flag: string, whole: boolean) => {
+    const v = resolved[key];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== "number" || !Number.isFinite(v) || v <= 0 || (whole && !Number.isInteger(v))) {
+      throw new GymError("E_BAD_FLAG_VALUE", `${flag} (${key}) expects ${whole ? "a whole number" : "a number"} > 0, got ${JSON.stringify(v)}.`, { hint: `For example ${flag} ${whole ? "2000000" : "5"}.` });
+    }
+    return v;
+  };
+  const file = resolved.prices;
+  if (file !== undefined && file !== null && typeof file !== "string") throw new GymError("E_BAD_FLAG_VALUE", `--prices (prices) expects a file path, got ${JSON.stringify(file)}.`, { hint: "For example --prices prices.yaml." });
+  const models = instances
+    .filter((i) => i.serverType === "responses_api_models")
+    .map((i) => i.block.openai_model ?? i.block.model)
+    .filter((m): m is string => typeof m === "string" && m !== "");
+  return { prices: priceTable(file ?? undefined), budget: { maxCostUsd: number("max_cost_usd", "--max-cost", false), maxTokens: number("max_tokens", "--max-tokens", true) }, models: [...new Set(models)] };
+}
