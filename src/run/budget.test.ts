@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serve, type ServedApp } from "../runtime/serve.ts";
+import { ensureBinary, gym } from "../testing/binary.ts";
+import { writeMcqaDataset } from "../testing/datasets.ts";
+import { usageModel } from "../testing/usage-model.ts";
+
+const lines = (path: string) => readFileSync(path, "utf8").trimEnd().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+// The prices file of the test, USD per million tokens.
+const PRICE = { input: 2, cached_input: 0.5, output: 8, reasoning: 12 };
+
+/** The cost of one row priced by hand: uncached input, cached input, visible output, reasoning. */
+function byHand(row: { response: { usage: { input_tokens: number; output_tokens: number; input_tokens_details: { cached_tokens: number }; output_tokens_details: { reasoning_tokens: number } } } }) {
+  const u = row.response.usage;
+  const cached = u.input_tokens_details.cached_tokens;
+  const reasoning = u.output_tokens_details.reasoning_tokens;
+  return ((u.input_tokens - cached) * PRICE.input + cached * PRICE.cached_input + (u.output_tokens - reasoning) * PRICE.output + reasoning * PRICE.reasoning) / 1e6;
+}
+
+let upstream: ServedApp;
+let dir: string;
+
+beforeAll(async () => {
+  await ensureBinary();
+  upstream = await serve(usageModel("acme-large-2025-01-31").fetch);
+  dir = mkdtempSync(join(tmpdir(), "gym-cost-e2e-"));
+  writeMcqaDataset(join(dir, "tasks.jsonl"), 8);
+  writeFileSync(join(dir, "prices.yaml"), `# test prices\nacme-large: {input: ${PRICE.input}, cached_input: ${PRICE.cached_input}, output: ${PRICE.output}, reasoning: ${PRICE.reasoning}}\n`);
+}, 120_000);
+
+afterAll(async () => {
+  await upstream?.stop();
+});
+
+function evalRun(output: string, extra: string[] = []) {
+  return gym([
+    "eval", "run", "--resources-server", "mcqa", "--model-type", "openai_model",
+    "--model", "acme-large", "--model-url", `${upstream.url}/v1`, "--model-api-key", "sk-test",
+    "--input", join(dir, "tasks.jsonl"), "--num-repeats", "2", "--output", output, ...extra,
+  ], { cwd: dir });
+}
+
+describe("cost and budgets (compiled binary, a model endpoint that reports usage)", () => {
+  let fullCost = 0;
+
+  test("status --json cost equals the rollouts' usage priced by hand", async () => {
+    const out = join(dir, "full", "rollouts.jsonl");
+    const r = await evalRun(out, ["--concurrency", "4", "--prices", join(dir, "prices.yaml")]);
+    expect(r.code).toBe(0);
+    const rows = lines(out);
+    expect(rows.length).toBe(16);
+    fullCost = rows.reduce((sum, row) => sum + byHand(row), 0);
+    expect(r.stderr).toContain("Cost: $");
+    const status = await gym(["eval", "status", join(dir, "full"), "--json"]);
+    expect(status.code).toBe(0);
+    const cost = (Object.values(JSON.parse(status.stdout))[0] as { cost: Record<string, unknown> }).cost;
+    expect(cost.total_usd as number).toBeCloseTo(fullCost, 12);
+    expect(cost.policy_usd as number).toBeCloseTo(fullCost, 12);
+    expect(cost.judge_usd).toBeNull();
+    expect(cost.input_tokens).toBe(rows.reduce((s, row) => s + row.response.usage.input_tokens, 0));
+    expect(cost.output_tokens).toBe(rows.reduce((s, row) => s + row.response.usage.output_tokens, 0));
+    expect(cost.cached_input_tokens).toBe(16 * 20);
+    expect(cost.reasoning_tokens).toBe(16 * 8);
+    expect(cost.priced_models).toEqual(["acme-large-2025-01-31"]);
+    expect(cost.unpriced_models).toEqual([]);
+    // The run wrote the same totals beside its rollouts.
+    expect(JSON.parse(readFileSync(join(dir, "full", "rollouts_cost.json"), "utf8")).total_usd).toBeCloseTo(fullCost, 12);
+  }, 120_000);
+
+  test("without a price the cost shows tokens only, and a cost budget is refused before dispatch", async () => {
+    const status = await gym(["eval", "status", join(dir, "full", "rollouts.jsonl"), "--json", "--prices", join(dir, "tasks.jsonl")]);
+    expect(status.code).toBe(1);
+    expect(status.stderr).toContain("tasks.jsonl");
+    const out = join(dir, "unpriced", "rollouts.jsonl");
+    const r = await evalRun(out, ["--concurrency", "2", "--max-cost", "1"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("'acme-large' has none");
+    expect(() => readFileSync(out)).toThrow();
+    const tokensOnly = await evalRun(join(dir, "tokens", "rollouts.jsonl"), ["--concurrency", "2", "--limit", "2"]);
+    expect(tokensOnly.code).toBe(0);
+    expect(tokensOnly.stderr).toContain("Cost: no price for acme-large-2025-01-31;");
+    expect(tokensOnly.stderr).not.toMatch(/Cost: \$/);
+  }, 120_000);
+
+  test("--max-cost at half the cost exits 77 with some rollouts; --resume with a larger budget completes, each once", async () => {
+    const out = join(dir, "budget", "rollouts.jsonl");
+    const half = await evalRun(out, ["--concurrency", "2", "--prices", join(dir, "prices.yaml"), "--max-cost", String(fullCost / 2)]);
+    expect(half.stderr).toContain("Stopped at the budget");
+    expect(half.code).toBe(77);
+    const partial = lines(out);
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(16);
+    expect(partial.reduce((s, row) => s + byHand(row), 0)).toBeLessThanOrEqual(fullCost / 2);
+
+    const rest = await evalRun(out, ["--concurrency", "2", "--prices", join(dir, "prices.yaml"), "--max-cost", String(fullCost * 2), "--resume"]);
+    expect(rest.code).toBe(0);
+    const all = lines(out);
+    expect(all.length).toBe(16);
+    expect(new Set(all.map((row) => `${row._ng_task_index}-${row._ng_rollout_index}`)).size).toBe(16);
+  }, 120_000);
+
+  test("--max-tokens stops the same way", async () => {
+    const out = join(dir, "tokens-budget", "rollouts.jsonl");
+    const r = await evalRun(out, ["--concurrency", "1", "--max-tokens", "600"]);
+    expect(r.code).toBe(77);
+    const rows = lines(out);
+    const used = rows.reduce((s, row) => s + row.response.usage.input_tokens + row.response.usage.output_tokens, 0);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(used).toBeLessThanOrEqual(600);
+  }, 120_000);
+});
