@@ -32,11 +32,11 @@ export default defineGymCommand({
       const record = readIndexEntry(target);
       const jobEntries = jobStatusEntries(record);
       const header = `${record.gym_job_id} (run dir ${record.run_dir}; Slurm jobs ${record.benchmarks.map((b) => `${b.benchmark} ${b.job_id ?? "-"}`).join(", ")})\n`;
-      await print(json ? `${JSON.stringify(statusJson(jobEntries), null, 2)}\n` : header + jobEntries.map(formatEntry).join("\n"));
+      await print(json ? `${JSON.stringify(statusJson(jobEntries), null, 2)}\n` : header + jobEntries.map((e) => formatEntry(e)).join("\n"));
       return EXIT.ok;
     }
     const entries = readStatusTarget(target);
-    const { runCost } = await import("../../run/run-cost.ts");
+    const { runCost } = await import("../../stages/cost/run.ts");
     const doc = statusJson(entries);
     for (const entry of entries) if (entry.stem !== undefined) (doc[entry.path] as Doc).cost = await runCost(`${dirname(entry.path)}/${entry.stem}.jsonl`, args.prices);
     await print(json ? `${JSON.stringify(doc, null, 2)}\n` : entries.map((e) => formatEntry(e, (doc[e.path] as Doc).cost as RunCost | undefined)).join("\n"));

@@ -1,8 +1,8 @@
 /** A saved run's cost, read from its rows: `<stem>.jsonl` and `<stem>_failures.jsonl`, priced by --prices or the run's own `prices` key. */
 import * as fs from "node:fs";
-import { parseYaml, isMapping } from "../config/index.ts";
-import { runPaths } from "../outputs/paths.ts";
-import { priceTable, tallyFiles, type PriceTable, type RunCost } from "../stages/cost/index.ts";
+import { parseYaml, isMapping } from "../../config/index.ts";
+import { runPaths } from "../../outputs/paths.ts";
+import { priceTable, tallyFiles, type PriceTable, type RunCost } from "./index.ts";
 
 /** The prices a run was collected with: the given file, else the `prices` file its resolved config names, else the built-in table. */
 export function pricesForRun(rollouts: string, pricesFile?: string): PriceTable {
