@@ -6,6 +6,7 @@ import { serve, type ServedApp } from "../runtime/serve.ts";
 import { ensureBinary, gym } from "../testing/binary.ts";
 import { writeMcqaDataset } from "../testing/datasets.ts";
 import { usageModel } from "../testing/usage-model.ts";
+import { judgeEndpoint, policyEndpoint, writeSimpleQADataset } from "../testing/judge-mocks.ts";
 
 const lines = (path: string) => readFileSync(path, "utf8").trimEnd().split("\n").filter(Boolean).map((l) => JSON.parse(l));
 // The prices file of the test, USD per million tokens.
@@ -53,6 +54,8 @@ describe("cost and budgets (compiled binary, a model endpoint that reports usage
     expect(rows.length).toBe(16);
     fullCost = rows.reduce((sum, row) => sum + byHand(row), 0);
     expect(r.stderr).toContain("Cost: $");
+    // The call path counted the same 16 calls the rows record.
+    expect(r.stderr).toContain(`Model calls (this process, policy and judges): 16, ${rows.reduce((s, row) => s + row.response.usage.total_tokens, 0).toLocaleString("en-US")} tokens, $`);
     const status = await gym(["eval", "status", join(dir, "full"), "--json"]);
     expect(status.code).toBe(0);
     const cost = (Object.values(JSON.parse(status.stdout))[0] as { cost: Record<string, unknown> }).cost;
@@ -109,5 +112,32 @@ describe("cost and budgets (compiled binary, a model endpoint that reports usage
     const used = rows.reduce((s, row) => s + row.response.usage.input_tokens + row.response.usage.output_tokens, 0);
     expect(rows.length).toBeGreaterThan(0);
     expect(used).toBeLessThanOrEqual(600);
+  }, 120_000);
+
+  test("judge calls are counted by the call path, and --max-tokens counts them", async () => {
+    // simpleqa keeps only the judge's text in its rows: its tokens are known from the call path alone.
+    const judge = judgeEndpoint();
+    const withUsage = async (request: Request) => {
+      const reply = await judge.fetch(request);
+      const body = (await reply.json()) as Record<string, unknown>;
+      return Response.json(body.object === "chat.completion" ? { ...body, usage: { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55 } } : body);
+    };
+    const [policy, judged] = await Promise.all([serve(policyEndpoint()), serve(withUsage)]);
+    try {
+      writeSimpleQADataset(join(dir, "qa.jsonl"), 6);
+      writeFileSync(join(dir, "judge.yaml"), `genrm_model:\n  responses_api_models:\n    openai_model:\n      entrypoint: app.py\n      openai_base_url: ${judged.url}/v1\n      openai_api_key: sk-j\n      openai_model: judge\n`);
+      const qa = (out: string, extra: string[]) => gym(["eval", "run", "--resources-server", "simpleqa", "--model-type", "openai_model", "--model", "policy", "--model-url", `${policy.url}/v1`,
+        "--model-api-key", "sk-p", "--config", "judge.yaml", "--input", "qa.jsonl", "--concurrency", "1", "-o", out, ...extra], { cwd: dir });
+      const full = await qa("qa/rollouts.jsonl", []);
+      expect(full.code).toBe(0);
+      const policyTokens = lines(join(dir, "qa", "rollouts.jsonl")).reduce((s, row) => s + row.response.usage.total_tokens, 0);
+      expect(full.stderr).toContain(`Model calls (this process, policy and judges): 12, ${(policyTokens + 6 * 55).toLocaleString("en-US")} tokens`);
+      // A budget the rows alone would never reach: policy tokens of all six fit, judge tokens make it stop.
+      const budget = await qa("qa-budget/rollouts.jsonl", ["--max-tokens", String(policyTokens + 55)]);
+      expect(budget.code).toBe(77);
+      expect(lines(join(dir, "qa-budget", "rollouts.jsonl")).length).toBeLessThan(6);
+    } finally {
+      await Promise.all([policy.stop(), judged.stop()]);
+    }
   }, 120_000);
 });

@@ -1,6 +1,7 @@
 /** A run's budget (`--max-cost USD`, `--max-tokens N`): dispatch stops when the next rollout could pass it; in-flight ones finish. */
 import type { DispatchRequest } from "../stages/collect.ts";
-import { CostTally, formatUsd, priceFor, priceTable, type PriceTable } from "../stages/cost/index.ts";
+import { CostTally, formatUsd, priceFor, priceTable, totalTokens, usdOf, type PriceTable } from "../stages/cost/index.ts";
+import { modelCallUsage, usageSince, type ModelUsage } from "../servers/calls/accounting.ts";
 import { GymError } from "../errors.ts";
 
 export interface BudgetLimits {
@@ -18,14 +19,31 @@ export class Budget {
   private maxUsd = 0;
   private maxTokens = 0;
   private seen = 0;
+  private finishedHere = 0;
   private wake: (() => void) | undefined;
   /** Why dispatch stopped; null while it goes on. */
   stoppedBy: string | null = null;
+  // Earlier invocations' spend, and this process's model-call counters when dispatch began.
+  private readonly earlierUsd: number;
+  private readonly earlierTokens: number;
+  private readonly callsAtStart = modelCallUsage();
 
   constructor(
     readonly limits: BudgetLimits,
     readonly tally: CostTally,
-  ) {}
+  ) {
+    this.earlierUsd = tally.spentUsd;
+    this.earlierTokens = tally.spentTokens;
+  }
+
+  /**
+   * Spent so far: the rows' usage, or what this process's model calls report when that is more (calls of rollouts
+   * still in flight or failed without a row, judges that keep no usage in their rows).
+   */
+  spent(): { usd: number; tokens: number; callsUsd: number; callsTokens: number } {
+    const calls = callsSpent(usageSince(this.callsAtStart), this.tally.prices);
+    return { usd: Math.max(this.tally.spentUsd, this.earlierUsd + calls.usd), tokens: Math.max(this.tally.spentTokens, this.earlierTokens + calls.tokens), callsUsd: calls.usd, callsTokens: calls.tokens };
+  }
 
   /** Refuses, before dispatch, a cost budget over models without a price. */
   static checkPriced(limits: BudgetLimits, models: string[], prices: PriceTable): void {
@@ -50,6 +68,7 @@ export class Budget {
   /** A dispatched request ended (with or without a row). */
   finished(): void {
     if (this.inFlight > 0) this.inFlight--;
+    this.finishedHere++;
     this.wake?.();
   }
 
@@ -59,10 +78,15 @@ export class Budget {
     const { maxCostUsd, maxTokens } = this.limits;
     if (this.seen === 0) return this.inFlight === 0 ? "go" : "wait";
     const next = this.inFlight + 1;
-    if (maxCostUsd !== undefined && this.tally.spentUsd + next * this.maxUsd > maxCostUsd) {
-      this.stoppedBy = `the cost budget (--max-cost ${maxCostUsd}): ${formatUsd(this.tally.spentUsd)} spent${this.inFlight ? ` and ${this.inFlight} in flight` : ""}, up to ${formatUsd(this.maxUsd)} a rollout`;
-    } else if (maxTokens !== undefined && this.tally.spentTokens + next * this.maxTokens > maxTokens) {
-      this.stoppedBy = `the token budget (--max-tokens ${maxTokens}): ${this.tally.spentTokens} tokens spent${this.inFlight ? ` and ${this.inFlight} in flight` : ""}, up to ${this.maxTokens} a rollout`;
+    const spent = this.spent();
+    // A rollout costs up to the dearest row seen, or what this process's calls averaged per finished rollout
+    // when that is more (judge calls that rows do not record).
+    const perUsd = Math.max(this.maxUsd, this.finishedHere ? spent.callsUsd / this.finishedHere : 0);
+    const perTokens = Math.max(this.maxTokens, this.finishedHere ? spent.callsTokens / this.finishedHere : 0);
+    if (maxCostUsd !== undefined && spent.usd + next * perUsd > maxCostUsd) {
+      this.stoppedBy = `the cost budget (--max-cost ${maxCostUsd}): ${formatUsd(spent.usd)} spent${this.inFlight ? ` and ${this.inFlight} in flight` : ""}, up to ${formatUsd(perUsd)} a rollout`;
+    } else if (maxTokens !== undefined && spent.tokens + next * perTokens > maxTokens) {
+      this.stoppedBy = `the token budget (--max-tokens ${maxTokens}): ${spent.tokens} tokens spent${this.inFlight ? ` and ${this.inFlight} in flight` : ""}, up to ${Math.ceil(perTokens)} a rollout`;
     }
     return this.stoppedBy ? "stop" : "go";
   }
@@ -105,4 +129,25 @@ export function costSettings(resolved: Record<string, unknown>, instances: { ser
     .map((i) => i.block.openai_model ?? i.block.model)
     .filter((m): m is string => typeof m === "string" && m !== "");
   return { prices: priceTable(file ?? undefined), budget: { maxCostUsd: number("max_cost_usd", "--max-cost", false), maxTokens: number("max_tokens", "--max-tokens", true) }, models: [...new Set(models)] };
+}
+
+/** USD (priced models only) and tokens of model calls counted by the call path. */
+export function callsSpent(usage: Map<string, ModelUsage>, prices: PriceTable): { usd: number; tokens: number; calls: number; unpriced: string[] } {
+  let usd = 0;
+  let tokens = 0;
+  let calls = 0;
+  const unpriced: string[] = [];
+  for (const [model, u] of usage) {
+    const price = priceFor(model, prices);
+    // Summed calls are priced as one record: a tier by prompt size would see the sum, so tiers use the mean call.
+    if (price) usd += price.tiers?.length ? usdOf(scale(u, 1 / u.calls), price) * u.calls : usdOf(u, price);
+    else unpriced.push(model);
+    tokens += totalTokens(u);
+    calls += u.calls;
+  }
+  return { usd, tokens, calls, unpriced };
+}
+
+function scale(u: ModelUsage, k: number): ModelUsage {
+  return { calls: 1, input_tokens: u.input_tokens * k, cached_input_tokens: u.cached_input_tokens * k, output_tokens: u.output_tokens * k, reasoning_tokens: u.reasoning_tokens * k };
 }

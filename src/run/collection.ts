@@ -15,7 +15,8 @@ import { rolloutLine } from "./rollout-line.ts";
 import { scoreRun, writeAggregateMetrics } from "./score.ts";
 import type { RunSettings } from "./settings.ts";
 import { StatusWriter } from "./status.ts";
-import { Budget, type BudgetLimits } from "./budget.ts";
+import { Budget, callsSpent, type BudgetLimits } from "./budget.ts";
+import { modelCallUsage, usageSince } from "../servers/calls/accounting.ts";
 import { CostTally, costFilePath, formatUsd, priceTable, tallyFiles, type PriceTable, type RunCost } from "../stages/cost/index.ts";
 import { writeJsonAtomic } from "../jsonl/write.ts";
 import { EXIT } from "../errors.ts";
@@ -71,6 +72,8 @@ export interface CollectionResult {
   cost: RunCost | null;
   /** Why dispatch stopped at the budget (exit 77), or null. */
   budgetStop: string | null;
+  /** The model calls this process made during the run (in-process model servers: policy and judges). */
+  modelCalls: { calls: number; usd: number; tokens: number; unpriced: string[] };
 }
 
 export async function runCollection(options: CollectionOptions): Promise<CollectionResult> {
@@ -120,6 +123,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   let abortedBy: string | null = null;
   let unroutedAfterStop = 0;
   const startedAt = performance.now();
+  const callsAtStart = modelCallUsage();
 
   const reserve = async (request: DispatchRequest) => {
     reserved.set(request.id, request.attempt);
@@ -205,6 +209,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     aborted: abortedBy,
     cost: null,
     budgetStop: budget?.stoppedBy ?? null,
+    modelCalls: callsSpent(usageSince(callsAtStart), prices),
   };
   // The whole run's cost, from the rows on disk (as `gym eval status` reads it), beside the rollouts.
   if (fs.existsSync(paths.rollouts) || fs.existsSync(paths.failures)) {

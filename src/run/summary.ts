@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import { basename } from "node:path";
 import type { CollectionResult } from "./collection.ts";
 import type { RunPaths } from "../outputs/paths.ts";
-import { costFilePath, costLine } from "../stages/cost/index.ts";
+import { costFilePath, costLine, formatUsd } from "../stages/cost/index.ts";
 
 export async function printSummary(result: CollectionResult, paths: RunPaths, toStdout: boolean): Promise<void> {
   const out: string[] = [];
@@ -26,6 +26,8 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
   if (result.cost) {
     out.push(`Cost: ${costLine(result.cost)}.`);
   }
+  const calls = result.modelCalls;
+  if (calls.calls > 0) out.push(`Model calls (this process, policy and judges): ${calls.calls}, ${calls.tokens.toLocaleString("en-US")} tokens${calls.unpriced.length === 0 ? `, ${formatUsd(calls.usd)}` : ""}.`);
   if (fs.existsSync(paths.rollouts) && !toStdout) {
     try {
       const { healthCheck, healthSummaryLine } = await import("../stages/health-check/index.ts");

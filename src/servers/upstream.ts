@@ -1,6 +1,7 @@
 /** Calls from a model server to its upstream (OpenAI, vLLM, …): retries on 429/5xx with backoff, Retry-After, timeout. */
 import { ServerCallError } from "./client.ts";
 import { fetchText } from "./fetch-text.ts";
+import { recordModelCall } from "./calls/accounting.ts";
 
 export interface UpstreamOptions {
   apiKey?: string;
@@ -45,7 +46,7 @@ export async function postUpstream<T = Record<string, unknown>>(url: string, bod
       text = response.text;
       if (status >= 200 && status < 300) {
         try {
-          return JSON.parse(text) as T;
+          return recordModelCall(JSON.parse(text) as T);
         } catch (error) {
           throw new ServerCallError({ server: `upstream ${url}`, path, method: "POST", reason: "invalid_json", status, body: text, cause: error });
         }
