@@ -70,6 +70,11 @@ describe("cost and budgets (compiled binary, a model endpoint that reports usage
     expect(cost.unpriced_models).toEqual([]);
     // The run wrote the same totals beside its rollouts.
     expect(JSON.parse(readFileSync(join(dir, "full", "rollouts_cost.json"), "utf8")).total_usd).toBeCloseTo(fullCost, 12);
+    // eval aggregate --cost prices the merged rows the same way.
+    const agg = await gym(["eval", "aggregate", "--input-glob", out, "--output", join(dir, "merged", "rollouts.jsonl"), "--cost", "--prices", join(dir, "prices.yaml"), "--json"]);
+    expect(agg.code).toBe(0);
+    expect(JSON.parse(agg.stdout).cost.total_usd).toBeCloseTo(fullCost, 12);
+    expect(JSON.parse(readFileSync(join(dir, "merged", "rollouts_cost.json"), "utf8")).input_tokens).toBe(cost.input_tokens as number);
   }, 120_000);
 
   test("without a price the cost shows tokens only, and a cost budget is refused before dispatch", async () => {
