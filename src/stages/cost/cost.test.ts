@@ -91,4 +91,14 @@ describe("usage and tallies", () => {
     expect(mixed.total_usd).toBeCloseTo(0.0025, 12);
     expect(costLine(mixed)).toContain("tokens only for my-local-model");
   });
+
+  test("a row the response cache answered entirely spent nothing", () => {
+    const tally = new CostTally(priceTable());
+    const row = { response: { model: "gpt-4o", usage: usage(1000, 0, 100, 0) } };
+    tally.add({ ...row, _ng_response_cache: { hits: 2, misses: 0 } });
+    expect(tally.summary()).toMatchObject({ total_usd: null, input_tokens: 0, rows_from_cache: 1, rows_with_usage: 0 });
+    // A partly cached row counts whole (the split per call is not in the row).
+    tally.add({ ...row, _ng_response_cache: { hits: 1, misses: 1 } });
+    expect(tally.summary().total_usd).toBeCloseTo((1000 * 2.5 + 100 * 10) / 1e6, 12);
+  });
 });

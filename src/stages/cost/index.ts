@@ -21,6 +21,8 @@ export interface RunCost {
   unpriced_models: string[];
   /** Rows that carried usage (each rollout or failure once). */
   rows_with_usage: number;
+  /** Rows whose every model call the response cache answered (`_ng_response_cache.misses == 0`): nothing spent, not counted. */
+  rows_from_cache: number;
   policy: Tokens;
   judge: Tokens;
   by_model: Record<string, Tokens & { role: string; usd: number | null }>;
@@ -52,11 +54,17 @@ export class CostTally {
   private readonly byKey = new Map<string, Tokens & { role: "policy" | "judge"; model: string; usd: number | null }>();
   private usd = { policy: 0, judge: 0 };
   private rows = 0;
+  private fromCache = 0;
 
   constructor(readonly prices: PriceTable) {}
 
   /** Adds a row's usage; returns its USD (null when a model of it has no price) and tokens. */
   add(row: Record<string, unknown>): { usd: number | null; tokens: number; unpriced: string[] } {
+    const cache = row._ng_response_cache as { hits?: unknown; misses?: unknown } | undefined;
+    if (cache && typeof cache === "object" && cache.misses === 0 && typeof cache.hits === "number" && cache.hits > 0) {
+      this.fromCache++;
+      return { usd: 0, tokens: 0, unpriced: [] };
+    }
     return this.addRecords(usageRecords(row));
   }
 
@@ -135,6 +143,7 @@ export class CostTally {
       priced_models: [...priced].sort(),
       unpriced_models: [...unpriced].filter((m) => !priced.has(m)).sort(),
       rows_with_usage: this.rows,
+      rows_from_cache: this.fromCache,
       policy,
       judge,
       by_model: byModel,
