@@ -53,6 +53,8 @@ export default defineGymCommand({
   ],
   async run({ args, rawArgs, overrides, json }) {
     if (typeof args.target === "string") {
+      const costFlag = ["max-cost", "max-tokens", "prices"].find((f) => args[f] !== undefined);
+      if (costFlag) throw new GymError("E_USAGE", `--${costFlag} applies to dataset runs, not to a Harbor TARGET.`, { hint: "Leave it out, or run a dataset with --input / --benchmark." });
       const { harborEvalRun } = await import("./_harbor.ts");
       const only = allValues(rawArgs, "only-tasks");
       const options = () => configOptions(args, rawArgs, overrides, { mode: "run", flagValues: flagKeys({ ...args, agent: undefined }) });
