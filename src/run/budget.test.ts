@@ -6,6 +6,8 @@ import { serve, type ServedApp } from "../runtime/serve.ts";
 import { ensureBinary, gym } from "../testing/binary.ts";
 import { writeMcqaDataset } from "../testing/datasets.ts";
 import { usageModel } from "../testing/usage-model.ts";
+import { priceTable } from "../stages/cost/index.ts";
+import { Budget } from "./budget.ts";
 import { judgeEndpoint, policyEndpoint, writeSimpleQADataset } from "../testing/judge-mocks.ts";
 
 const lines = (path: string) => readFileSync(path, "utf8").trimEnd().split("\n").filter(Boolean).map((l) => JSON.parse(l));
@@ -145,4 +147,59 @@ describe("cost and budgets (compiled binary, a model endpoint that reports usage
       await Promise.all([policy.stop(), judged.stop()]);
     }
   }, 120_000);
+});
+
+describe("Budget (unit)", () => {
+  const prices = { ...priceTable(), m: { input: 1_000_000, output: 0 } }; // $1 per input token: easy sums
+  const row = (input: number) => ({ response: { model: "m", usage: { input_tokens: input, output_tokens: 0 } } });
+  const plan = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `${i}-0`, row: {}, attempt: 0 }));
+
+  test("the first rollout runs alone; then up to the budget at the dearest rollout seen; the rest stays", async () => {
+    const budget = new Budget({ maxCostUsd: 10 }, prices);
+    const gate = budget.gate(plan(10), new AbortController().signal);
+    await gate.next();
+    let second = false;
+    const pending = gate.next().then(() => (second = true));
+    await Bun.sleep(5);
+    expect(second).toBe(false); // waits: no rollout has said what it costs
+    budget.record(row(2));
+    await pending;
+    // $4 spent, $2 a rollout: three more fit in flight ($4 + 3 × $2 = $10); a fourth could pass $10.
+    budget.record(row(2));
+    for (let i = 0; i < 3; i++) {
+      expect(budget.decide()).toBe("go");
+      await gate.next();
+    }
+    expect(budget.decide()).toBe("stop");
+    expect(budget.stoppedBy).toContain("--max-cost 10");
+    expect((await gate.next()).done).toBe(true);
+  });
+
+  test("earlier invocations' rows count, and say what a rollout costs", () => {
+    const budget = new Budget({ maxCostUsd: 10 }, prices);
+    for (let i = 0; i < 4; i++) budget.seed(row(2));
+    expect(budget.decide()).toBe("go"); // 8 + 2 = 10
+    const tight = new Budget({ maxCostUsd: 9 }, prices);
+    for (let i = 0; i < 4; i++) tight.seed(row(2));
+    expect(tight.decide()).toBe("stop");
+  });
+
+  test("rollouts that report no usage stop a budgeted run after a few; an abort frees a waiting gate", async () => {
+    const budget = new Budget({ maxTokens: 100 }, prices);
+    const gate = budget.gate(plan(10), new AbortController().signal);
+    for (let i = 0; i < 3; i++) {
+      expect((await gate.next()).done).toBe(false);
+      budget.record({ response: { output: [] } });
+    }
+    expect((await gate.next()).done).toBe(true);
+    expect(budget.stoppedBy).toContain("none reported token usage");
+
+    const abort = new AbortController();
+    const waiting = new Budget({ maxTokens: 100 }, prices);
+    const g = waiting.gate(plan(3), abort.signal);
+    await g.next();
+    const next = g.next();
+    abort.abort();
+    expect((await next).done).toBe(true);
+  });
 });

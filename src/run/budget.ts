@@ -23,17 +23,17 @@ export class Budget {
   private wake: (() => void) | undefined;
   /** Why dispatch stopped; null while it goes on. */
   stoppedBy: string | null = null;
-  // Earlier invocations' spend, and this process's model-call counters when dispatch began.
-  private readonly earlierUsd: number;
-  private readonly earlierTokens: number;
-  private readonly callsAtStart = modelCallUsage();
+  // Earlier invocations' spend, and this process's model-call counters when dispatch began (set by `gate`).
+  private earlierUsd = 0;
+  private earlierTokens = 0;
+  private callsAtStart = modelCallUsage();
+  readonly tally: CostTally;
 
   constructor(
     readonly limits: BudgetLimits,
-    readonly tally: CostTally,
+    prices: PriceTable,
   ) {
-    this.earlierUsd = tally.spentUsd;
-    this.earlierTokens = tally.spentTokens;
+    this.tally = new CostTally(prices);
   }
 
   /**
@@ -43,6 +43,11 @@ export class Budget {
   spent(): { usd: number; tokens: number; callsUsd: number; callsTokens: number } {
     const calls = callsSpent(usageSince(this.callsAtStart), this.tally.prices);
     return { usd: Math.max(this.tally.spentUsd, this.earlierUsd + calls.usd), tokens: Math.max(this.tally.spentTokens, this.earlierTokens + calls.tokens), callsUsd: calls.usd, callsTokens: calls.tokens };
+  }
+
+  /** A row an earlier invocation saved: it counts against the budget and tells what a rollout costs. */
+  seed(row: Record<string, unknown>): void {
+    this.count(row);
   }
 
   /** Refuses, before dispatch, a cost budget over models without a price. */
@@ -55,14 +60,19 @@ export class Budget {
     });
   }
 
-  /** A finished row (success or failure) of this run, or of an earlier invocation when `earlier`. */
-  record(row: Record<string, unknown>, earlier = false): void {
+  /** A finished row (success or failure) of this invocation. */
+  record(row: Record<string, unknown>): void {
+    this.count(row);
+    this.finished();
+  }
+
+  private count(row: Record<string, unknown>): void {
     const spent = this.tally.add(row);
     if (spent.usd !== null) this.maxUsd = Math.max(this.maxUsd, spent.usd);
     this.maxTokens = Math.max(this.maxTokens, spent.tokens);
     if (spent.unpriced.length && this.limits.maxCostUsd !== undefined && !this.stoppedBy) this.stoppedBy = `model '${spent.unpriced[0]}' in the rollouts has no price, so the cost budget cannot be kept`;
-    this.seen++;
-    if (!earlier) this.finished();
+    // Only a row with usage says what a rollout costs (an agent error before any model call says nothing).
+    if (spent.tokens > 0 || (spent.usd ?? 0) > 0) this.seen++;
   }
 
   /** A dispatched request ended (with or without a row). */
@@ -76,9 +86,13 @@ export class Budget {
   decide(): "go" | "wait" | "stop" {
     if (this.stoppedBy) return "stop";
     const { maxCostUsd, maxTokens } = this.limits;
-    if (this.seen === 0) return this.inFlight === 0 ? "go" : "wait";
-    const next = this.inFlight + 1;
     const spent = this.spent();
+    if (this.seen === 0 && spent.callsTokens === 0) {
+      // Nothing has reported usage yet: one rollout at a time until one does; a few without any mean it never will.
+      if (this.finishedHere >= 3 && this.inFlight === 0) this.stoppedBy = `${this.finishedHere} rollouts finished and none reported token usage, so the budget cannot be kept`;
+      return this.stoppedBy ? "stop" : this.inFlight === 0 ? "go" : "wait";
+    }
+    const next = this.inFlight + 1;
     // A rollout costs up to the dearest row seen, or what this process's calls averaged per finished rollout
     // when that is more (judge calls that rows do not record).
     const perUsd = Math.max(this.maxUsd, this.finishedHere ? spent.callsUsd / this.finishedHere : 0);
@@ -93,6 +107,9 @@ export class Budget {
 
   /** The plan, cut where the budget says stop (a stopped plan yields no more; the rest stays for --resume). */
   async *gate(plan: Iterable<DispatchRequest>, signal: AbortSignal): AsyncGenerator<DispatchRequest> {
+    this.earlierUsd = this.tally.spentUsd;
+    this.earlierTokens = this.tally.spentTokens;
+    this.callsAtStart = modelCallUsage();
     const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
     for (const request of plan) {
       for (;;) {

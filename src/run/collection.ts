@@ -1,6 +1,6 @@
 /** runCollection: the durable `gym eval run` — lock, inventory, dispatch, route every outcome to disk, score, exit code. */
 import * as fs from "node:fs";
-import type { Row } from "../jsonl/read.ts";
+import { readRows, type Row } from "../jsonl/read.ts";
 import { CoalescingAppender, JsonlAppender, toJsonLine } from "../jsonl/write.ts";
 import type { ServerDirectory } from "../servers/client.ts";
 import { collect, type CollectEvent, type DispatchRequest } from "../stages/collect.ts";
@@ -101,7 +101,8 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   if (options.budget && (options.budget.maxCostUsd !== undefined || options.budget.maxTokens !== undefined)) {
     Budget.checkPriced(options.budget, options.models ?? [], prices);
     // A budget is for the whole run: what earlier invocations spent counts.
-    budget = new Budget(options.budget, await tallyFiles([paths.rollouts, paths.failures], prices, new CostTally(prices)));
+    budget = new Budget(options.budget, prices);
+    for (const file of [paths.rollouts, paths.failures]) if (fs.existsSync(file)) for await (const row of readRows(file, { allowTruncatedTail: true, lenient: true })) budget.seed(row);
   }
   if (inventory.resumed) log.info(resumeSummary(inventory.rows.length, store, plan.length, maxAttempts, expected));
   else log.info(`Collecting ${plan.length} rollouts (${new Set(inventory.rows.map((r) => r._ng_task_index)).size} tasks) at concurrency ${options.concurrency}.`);

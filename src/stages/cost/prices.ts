@@ -70,7 +70,7 @@ function checkPrice(file: string, where: string, value: unknown, allowTiers: boo
         const { above_input_tokens: _, ...rest } = tier as Record<string, unknown>;
         return { above_input_tokens: above, ...checkPrice(file, `${where}.tiers[${i}]`, rest, false) };
       });
-    } else if ((FIELDS as readonly string[]).includes(key) || (key === "above_input_tokens" && !allowTiers)) {
+    } else if ((FIELDS as readonly string[]).includes(key)) {
       if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw badPrice(file, `${where}.${key}`, "a number ≥ 0 (USD per million tokens)", v);
       price[key] = v;
     } else throw badPrice(file, `${where}.${key}`, `one of ${FIELDS.join(", ")}${allowTiers ? ", tiers" : ""}`, key);
