@@ -13,6 +13,10 @@ export const EXIT = {
   incompleteRetryable: 75,
   /** `eval run` with require_complete=true: incomplete and nothing left worth retrying. */
   incompleteTerminal: 76,
+  /** `eval run --max-cost/--max-tokens`: stopped at the budget; `--resume` with a larger budget continues. */
+  budgetStopped: 77,
+  /** `eval gate`: a check failed (a threshold missed, a regression beyond the allowed drop). */
+  gateFailed: 100,
   /** Interrupted by SIGINT (128 + 2), as shells report it. */
   interrupted: 130,
 } as const;

@@ -56,6 +56,7 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
       profile: { description: "Compute a reward profile from collected rollouts", load: () => import("./eval/profile.ts") },
       compare: { description: "Compare a baseline eval run against a candidate run", load: () => import("./eval/compare.ts") },
       "compare-suite": { description: "Compare normalized scores across benchmarks and models", load: () => import("./eval/compare-suite.ts") },
+      gate: { description: "Fail a CI job when a run misses a threshold or regresses against a baseline (exit 100)", load: () => import("./eval/gate.ts") },
       "health-check": { description: "Verify rollout artifact quality for an existing run", load: () => import("./eval/health-check.ts") },
       status: { description: "Show saved run progress (a run directory's status files, or a gym job id)", load: () => import("./eval/status.ts") },
       submit: { description: "Submit benchmark jobs to Slurm from a submit config YAML (experimental)", load: () => import("./eval/submit.ts") },

@@ -42,6 +42,9 @@ describe("gym eval export mlflow", () => {
     expect(run).toMatchObject({ run_id: result.backend_run.id, run_name: "nightly", status: "FINISHED" });
     expect(run.metrics["mcqa_simple_agent/mean/reward"]).toBe(0.8);
     expect(run.metrics["key_metrics/mcqa_simple_agent/pass_at_1/accuracy"]).toBe(80);
+    // The run's <stem>_cost.json: NeMo Gym's recorded gpt-4.1 usage (1,061 in, 1,993 out) at the built-in $2 / $8.
+    expect(run.metrics["cost/total_usd"]).toBeCloseTo((1061 * 2 + 1993 * 8) / 1e6, 12);
+    expect(run.metrics["cost/input_tokens"]).toBe(1061);
     expect(JSON.parse(run.artifacts["rollouts.json"]!).data).toHaveLength(5);
     expect(JSON.parse(run.artifacts["global_config.json"]!)).toHaveProperty("mcqa_simple_agent");
     expect(JSON.parse(readFileSync(at("mcqa_mlflow_export_done"), "utf8")).backend_run.id).toBe(run.run_id);

@@ -11,6 +11,7 @@ import { flatMetrics, ROLLOUT_PROJECTION_VERSION, type TrackingRun } from "./bac
 import { receiptPath, runIdPath, sentFiles, writeReceipt } from "./receipt.ts";
 import { mentioned, missingSettings, trackerBackend, TRACKERS, type Tracker } from "./settings.ts";
 import { runFilesForExport, sendRunRollouts } from "./tracking.ts";
+import { costMetrics } from "./cost.ts";
 
 export interface LiveTracking {
   /** After collection: metrics and rollouts, then close; returns the lines to report. */
@@ -41,7 +42,7 @@ export async function startLiveTracking(keys: Record<string, unknown>, maskedCon
       for (const entry of open) {
         try {
           const { uploadRollouts } = runFilesForExport(paths.rollouts, keys);
-          const metrics = existsSync(paths.aggregateMetrics) ? flatMetrics(JSON.parse(readFileSync(paths.aggregateMetrics, "utf8"))) : {};
+          const metrics = { ...(existsSync(paths.aggregateMetrics) ? flatMetrics(JSON.parse(readFileSync(paths.aggregateMetrics, "utf8"))) : {}), ...costMetrics(paths.rollouts) };
           await entry.run.logMetrics(metrics);
           if (uploadRollouts) await sendRunRollouts(entry.run, paths.rollouts);
           await entry.run.close(ok);

@@ -7,6 +7,7 @@ import { runPaths, type RunPaths } from "../outputs/paths.ts";
 import { BackendError, flatMetrics, rolloutForExport, ROLLOUT_PROJECTION_VERSION, type TrackingBackend, type TrackingRun } from "./backend.ts";
 import { checkReceipt, sentFiles, writeReceipt, type Receipt } from "./receipt.ts";
 import { trackerBackend, type Tracker } from "./settings.ts";
+import { costMetrics } from "./cost.ts";
 
 export interface TrackingExportOptions {
   tracker: Tracker;
@@ -48,7 +49,7 @@ export async function exportToTracker(o: TrackingExportOptions): Promise<Trackin
   if (existing) return { status: "skipped", receipt: existing };
   const backend = trackerBackend(o.tracker, o.keys, o.env);
   const aggregate = JSON.parse(readFileSync(paths.aggregateMetrics, "utf8"));
-  const run = await sendRun(backend, config, flatMetrics(aggregate), uploadRollouts ? paths.rollouts : undefined, o.log);
+  const run = await sendRun(backend, config, { ...flatMetrics(aggregate), ...costMetrics(paths.rollouts) }, uploadRollouts ? paths.rollouts : undefined, o.log);
   const receipt: Receipt = { version: 1, exporter: o.tracker, backend_run: { id: run.id, ...(run.url ? { url: run.url } : {}) }, files, rollouts_uploaded: uploadRollouts, rollout_projection_version: ROLLOUT_PROJECTION_VERSION };
   writeReceipt(paths, receipt);
   return { status: "exported", receipt };

@@ -1,6 +1,6 @@
 /** runCollection: the durable `gym eval run` — lock, inventory, dispatch, route every outcome to disk, score, exit code. */
 import * as fs from "node:fs";
-import type { Row } from "../jsonl/read.ts";
+import { readRows, type Row } from "../jsonl/read.ts";
 import { CoalescingAppender, JsonlAppender, toJsonLine } from "../jsonl/write.ts";
 import type { ServerDirectory } from "../servers/client.ts";
 import { collect, type CollectEvent, type DispatchRequest } from "../stages/collect.ts";
@@ -15,6 +15,11 @@ import { rolloutLine } from "./rollout-line.ts";
 import { scoreRun, writeAggregateMetrics } from "./score.ts";
 import type { RunSettings } from "./settings.ts";
 import { StatusWriter } from "./status.ts";
+import { Budget, callsSpent, type BudgetLimits } from "./budget.ts";
+import { modelCallUsage, usageSince } from "../servers/calls/accounting.ts";
+import { CostTally, costFilePath, formatUsd, priceTable, tallyFiles, type PriceTable, type RunCost } from "../stages/cost/index.ts";
+import { writeJsonAtomic } from "../jsonl/write.ts";
+import { EXIT } from "../errors.ts";
 import { eligibility, loadStore, maxRolloutAttempts, type Outcome } from "../outputs/store.ts";
 
 export interface CollectionOptions {
@@ -42,6 +47,12 @@ export interface CollectionOptions {
   /** Aborted on Ctrl-C / SIGTERM: stop admitting, let in-flight rollouts finish, save, exit. */
   signal?: AbortSignal;
   resolvedConfigYaml?: string;
+  /** Prices for the cost accounting (built-in table unless given). */
+  prices?: PriceTable;
+  /** `--max-cost` / `--max-tokens`: stop dispatching before the next rollout could pass them (exit 77). */
+  budget?: BudgetLimits;
+  /** The models the run's servers call, checked for a price before a cost budget dispatches anything. */
+  models?: string[];
   log: { info(m: string): void; warn(m: string): void };
 }
 
@@ -59,6 +70,12 @@ export interface CollectionResult {
   aborted: string | null;
   /** Why the run is (in)complete when completion was required, and whether --resume is the next step. */
   completion?: Completion;
+  /** The whole run's usage and cost (every rollout and failure row on disk). */
+  cost: RunCost | null;
+  /** Why dispatch stopped at the budget (exit 77), or null. */
+  budgetStop: string | null;
+  /** The model calls this process made during the run (in-process model servers: policy and judges). */
+  modelCalls: { calls: number; usd: number; tokens: number; unpriced: string[] };
 }
 
 export async function runCollection(options: CollectionOptions): Promise<CollectionResult> {
@@ -80,6 +97,15 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   const store = await loadStore(paths.rollouts, paths.failures, reserved, options.retryTerminalTimeouts);
   const expected = inventory.rows.map(identityKey);
   const plan = planDispatch(inventory.rows, store, maxAttempts, options.dispatchLongestFirst);
+  const prices = options.prices ?? priceTable();
+  const tally = new CostTally(prices);
+  let budget: Budget | undefined;
+  if (options.budget && (options.budget.maxCostUsd !== undefined || options.budget.maxTokens !== undefined)) {
+    Budget.checkPriced(options.budget, options.models ?? [], prices);
+    // A budget is for the whole run: what earlier invocations spent counts.
+    budget = new Budget(options.budget, prices);
+    for (const file of [paths.rollouts, paths.failures]) if (fs.existsSync(file)) for await (const row of readRows(file, { allowTruncatedTail: true, lenient: true })) budget.seed(row);
+  }
   if (inventory.resumed) log.info(resumeSummary(inventory.rows.length, store, plan.length, maxAttempts, expected));
   else log.info(`Collecting ${plan.length} rollouts (${new Set(inventory.rows.map((r) => r._ng_task_index)).size} tasks) at concurrency ${options.concurrency}.`);
 
@@ -93,6 +119,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   const journal = AttemptJournal.open(paths.attempts);
   const latency = new LatencyTracker();
   const progress = new Progress(plan.length);
+  progress.extra = () => liveCost(tally, budget, progress.counts());
   const abort = new AbortController();
   const onOuterAbort = () => abort.abort();
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
@@ -102,13 +129,14 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   let abortedBy: string | null = null;
   let unroutedAfterStop = 0;
   const startedAt = performance.now();
+  const callsAtStart = modelCallUsage();
 
   const reserve = async (request: DispatchRequest) => {
     reserved.set(request.id, request.attempt);
     await journal.reserve(request.id, request.attempt);
   };
   try {
-    for await (const event of collect(plan, {
+    for await (const event of collect(budget ? budget.gate(plan, abort.signal) : plan, {
       agents: options.agents,
       concurrency: options.concurrency,
       latency,
@@ -119,6 +147,10 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       signal: abort.signal,
       timeoutMs: options.timeoutMs,
     })) {
+      if (event.kind === "success" || event.kind === "failure") {
+        tally.add(event.row);
+        budget?.record(event.row);
+      } else budget?.finished();
       const outcome = await persist(event);
       if (outcome) store.set(event.request.id, outcome);
       status.touch(event.kind === "success" && progressed === false);
@@ -181,7 +213,18 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     metrics: null,
     latency: latency.summary(notStarted),
     aborted: abortedBy,
+    cost: null,
+    budgetStop: budget?.stoppedBy ?? null,
+    modelCalls: callsSpent(usageSince(callsAtStart), prices),
   };
+  // The whole run's cost, from the rows on disk (as `gym eval status` reads it), beside the rollouts.
+  if (fs.existsSync(paths.rollouts) || fs.existsSync(paths.failures)) {
+    const whole = (await tallyFiles([paths.rollouts, paths.failures], prices)).summary();
+    if (whole.rows_with_usage > 0) {
+      result.cost = whole;
+      writeJsonAtomic(costFilePath(paths.rollouts), whole, 2);
+    }
+  }
   const scored = await scoreRun({
     rolloutsPath: paths.rollouts,
     failuresPath: paths.failures,
@@ -208,7 +251,24 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     result.completion = decideCompletion({ expected, store, maxAttempts, requireComplete, progressed, anythingScored, requiredBy });
     result.exitCode = result.completion.code;
   }
+  // Stopped at the budget with rollouts left: 77 whatever else the run says, so a pipeline can tell it apart.
+  if (result.budgetStop && result.exitCode !== EXIT.failure && expected.some((id) => store.get(id)?.kind !== "success")) result.exitCode = EXIT.budgetStopped;
   return result;
+}
+
+/** The progress line's cost: $ so far (the whole run's under a budget) and a projection over the rest; tokens when nothing has a price. */
+function liveCost(tally: CostTally, budget: Budget | undefined, counts: { done: number; total: number }): string {
+  if (tally.rowsWithUsage === 0) return "";
+  const rest = (spent: number) => (counts.done > 0 && counts.total > counts.done ? (spent / counts.done) * (counts.total - counts.done) : undefined);
+  if (tally.priced) {
+    const spent = budget ? budget.tally.spentUsd : tally.spentUsd;
+    const more = rest(tally.spentUsd);
+    const limit = budget?.limits.maxCostUsd !== undefined ? ` of ${formatUsd(budget.limits.maxCostUsd)}` : "";
+    return ` ${formatUsd(spent)}${limit}${more !== undefined ? ` (~${formatUsd(spent + more)} projected)` : ""}`;
+  }
+  const spent = budget ? budget.tally.spentTokens : tally.spentTokens;
+  const more = rest(tally.spentTokens);
+  return ` ${spent.toLocaleString("en-US")} tokens${more !== undefined ? ` (~${Math.round(spent + more).toLocaleString("en-US")} projected)` : ""}`;
 }
 
 /** The rows to dispatch now, with their attempt numbers; longest-first on resume when asked. */

@@ -9,6 +9,8 @@ export class Progress {
   private readonly started = performance.now();
   private lastPrint = 0;
   private readonly tty: boolean;
+  /** More text for the line (the run's cost so far and its projection). */
+  extra: (() => string) | undefined;
 
   constructor(
     private readonly total: number,
@@ -55,7 +57,11 @@ export class Progress {
     const reward = this.rewardCount > 0 ? ` mean reward ${(this.rewardSum / this.rewardCount).toFixed(4)}` : "";
     const failures = this.failed > 0 ? ` failures ${this.failed}` : "";
     const cache = responseCacheEnabled() ? ` cache ${processCounts.hits} hits/${processCounts.misses} misses` : "";
-    return `${this.done}/${this.total} rollouts (${pct}%) ${rate.toFixed(1)}/s${eta}${reward}${failures}${cache}`;
+    return `${this.done}/${this.total} rollouts (${pct}%) ${rate.toFixed(1)}/s${eta}${reward}${failures}${cache}${this.extra?.() ?? ""}`;
+  }
+
+  counts(): { done: number; total: number } {
+    return { done: this.done, total: this.total };
   }
 
   private maybePrint(): void {

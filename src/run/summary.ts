@@ -4,12 +4,14 @@ import { basename } from "node:path";
 import type { CollectionResult } from "./collection.ts";
 import type { RunPaths } from "../outputs/paths.ts";
 import { processCounts, responseCacheEnabled } from "../servers/calls/cache/index.ts";
+import { costFilePath, costLine, formatUsd } from "../stages/cost/index.ts";
 
 /** `resumeCommand`: the command line that resumes this run, printed when the completion rules say resuming is next. */
 export async function printSummary(result: CollectionResult, paths: RunPaths, toStdout: boolean, resumeCommand?: string): Promise<void> {
   const out: string[] = [];
   if (result.aborted && result.aborted !== "interrupted") out.push(`Run stopped: ${result.aborted}`, "  (pass +route_failures_to_sidecar=true to record failed /run calls and keep going; --resume retries them)");
   if (result.aborted === "interrupted") out.push("Run interrupted: the rollouts that finished are saved; --resume runs the rest.");
+  if (result.budgetStop) out.push(`Stopped at the budget: ${result.budgetStop}. The rollouts in flight finished and are saved; --resume with a larger budget continues (exit 77).`);
   for (const entry of result.metrics ?? []) {
     const name = (entry.agent_ref as { name: string }).name;
     const keyMetrics = Object.entries((entry.key_metrics as Record<string, unknown>) ?? {})
@@ -24,6 +26,11 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
   if (drops.length) out.push(`Left the score this run: ${drops.map(([cls, n]) => `${n} ${cls}`).join(", ")} (see ${paths.failures}).`);
   out.push(result.latency);
   if (responseCacheEnabled()) out.push(`Response cache: ${processCounts.hits} model calls served from the cache, ${processCounts.misses} sent upstream.`);
+  if (result.cost) {
+    out.push(`Cost: ${costLine(result.cost)}.`);
+  }
+  const calls = result.modelCalls;
+  if (calls.calls > 0) out.push(`Model calls (this process, policy and judges): ${calls.calls}, ${calls.tokens.toLocaleString("en-US")} tokens${calls.unpriced.length === 0 ? `, ${formatUsd(calls.usd)}` : ""}.`);
   if (fs.existsSync(paths.rollouts) && !toStdout) {
     try {
       const { healthCheck, healthSummaryLine } = await import("../stages/health-check/index.ts");
@@ -42,6 +49,7 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
       ["manifest", paths.manifest],
       ["status", paths.batchStatus],
       ["resolved config", paths.resolvedConfig],
+      ["cost", costFilePath(paths.rollouts)],
     ] as const) {
       if (fs.existsSync(file)) out.push(`  ${what.padEnd(20)} ${file}`);
     }

@@ -2,6 +2,7 @@
 import { ServerCallError } from "./client.ts";
 import { fetchText } from "./fetch-text.ts";
 import { cachedModelCall, type KeepAnswer } from "./calls/cache/index.ts";
+import { recordModelCall } from "./calls/accounting.ts";
 
 export interface UpstreamOptions {
   apiKey?: string;
@@ -52,7 +53,7 @@ async function sendUpstream<T>(url: string, body: unknown, options: UpstreamOpti
         try {
           const value = JSON.parse(text) as T;
           if (status === 200) keep?.(text, value);
-          return value;
+          return recordModelCall(value);
         } catch (error) {
           throw new ServerCallError({ server: `upstream ${url}`, path, method: "POST", reason: "invalid_json", status, body: text, cause: error });
         }

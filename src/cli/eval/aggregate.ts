@@ -14,6 +14,8 @@ export default defineGymCommand({
     ...configArgs,
     "no-merge": { type: "boolean", description: "Only compute metrics; do not write the merged rollouts (merge_shards=false)" },
     json: { type: "boolean", description: "Print the report as one JSON document on stdout" },
+    cost: { type: "boolean", description: "Also price the rows' token usage (policy and judges) and write <stem>_cost.json" },
+    prices: { type: "string", description: "Prices YAML for --cost (over the built-in table)", valueHint: "FILE" },
   },
   overrides: true,
   examples: [
@@ -27,7 +29,7 @@ export default defineGymCommand({
     const { aggregateShards } = await import("../../stages/aggregate/index.ts");
     const options = await configOptions(args, rawArgs, overrides.filter((t) => !/^\+{0,2}merge_shards=/.test(t)));
     const merge = !(args["no-merge"] || /^false$/i.test(overrideValue(overrides, "merge_shards") ?? ""));
-    await guardAggregate(inputs, args.output, merge, options.configPaths ?? []);
+    await guardAggregate(inputs, args.output, merge, options.configPaths ?? [], !!args.cost);
     const servers = options.configPaths?.length ? await serversFor(options) : undefined;
     if (!servers) note("No --config: computing NeMo Gym's baseline statistics here (server-specific metrics such as pass@k need --config).");
     try {
@@ -41,6 +43,7 @@ export default defineGymCommand({
         log: note,
       });
       const { health, ...shown } = report;
+      if (args.cost) Object.assign(shown, { cost: await costOf(report, args.output, args.prices) });
       print(shown, json);
       if (health) await healthLine(health);
     } finally {
@@ -50,7 +53,7 @@ export default defineGymCommand({
 });
 
 /** Refuses, before anything is read or written, an output (or a sidecar named from it) that is a shard or a config. */
-async function guardAggregate(patterns: string[], output: string, merge: boolean, configs: string[]) {
+async function guardAggregate(patterns: string[], output: string, merge: boolean, configs: string[], cost: boolean) {
   const [{ guardOutputs }, { expandInputGlobs }, { siblingPath }, fs] = await Promise.all([
     import("../../outputs/guard.ts"),
     import("../../stages/aggregate/shards.ts"),
@@ -66,6 +69,7 @@ async function guardAggregate(patterns: string[], output: string, merge: boolean
       ...(merge ? [{ path: output, role: "--output" }] : []),
       { path: siblingPath(output, "_aggregate_metrics", ".json"), role: "the metrics file (named from --output)" },
       { path: siblingPath(output, "_sources", ".json"), role: "the sources file (named from --output)" },
+      ...(cost ? [{ path: siblingPath(output, "_cost", ".json"), role: "the cost file (named from --output)" }] : []),
     ],
     {
       command: "gym eval aggregate",
@@ -104,6 +108,15 @@ async function agentMetrics(servers: import("../../servers/registry.ts").ServerR
   const reply = await postAggregateMetrics(servers.get(target), rows);
   if (!reply.ok) throw new GymError("E_SERVER", `${target === agent ? `Agent '${agent}'` : `Resources server '${target}' (for agent '${agent}')`} could not compute aggregate metrics (${reply.status}): ${reply.text.slice(0, 300)}`);
   return parsePythonJson(reply.text) as never;
+}
+
+/** `--cost`: the merged rows' (or the shards') usage priced, written to `<stem>_cost.json` and shown. */
+async function costOf(report: Report, output: string, prices: string | undefined) {
+  const [{ tallyFiles, priceTable, costFilePath, costLine }, { writeJsonAtomic }] = await Promise.all([import("../../stages/cost/index.ts"), import("../../jsonl/write.ts")]);
+  const cost = (await tallyFiles(report.mergedRollouts ? [report.mergedRollouts] : report.shards.map((s) => s.path), priceTable(prices))).summary();
+  writeJsonAtomic(costFilePath(output), cost, 2);
+  note(`Cost: ${costLine(cost)} (${costFilePath(output)})`);
+  return cost;
 }
 
 function print(report: Omit<Report, "health">, json: boolean) {

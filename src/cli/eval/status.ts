@@ -3,6 +3,8 @@ import { existsSync } from "node:fs";
 import { defineGymCommand } from "../_command.ts";
 import { EXIT, GymError } from "../../errors.ts";
 import type { StatusEntry } from "../../run/status-read.ts";
+import { dirname } from "node:path";
+import { costLine, type RunCost } from "../../stages/cost/index.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -10,7 +12,8 @@ export default defineGymCommand({
   meta: { name: "eval status", description: "Show saved run progress" },
   args: {
     target: { type: "positional", description: "A run directory (every *_batch_status.json and batch_status.json), a rollouts .jsonl file, or a gym job id from gym eval submit", valueHint: "TARGET" },
-    json: { type: "boolean", description: "Print a mapping status path → saved status (with its export receipts) on stdout" },
+    json: { type: "boolean", description: "Print a mapping status path → saved status (with its export receipts and cost) on stdout" },
+    prices: { type: "string", description: "Prices YAML for the cost (default: the run's own --prices, else the built-in table)", valueHint: "FILE" },
   },
   examples: [
     "gym eval status results/my-run",
@@ -29,11 +32,14 @@ export default defineGymCommand({
       const record = readIndexEntry(target);
       const jobEntries = jobStatusEntries(record);
       const header = `${record.gym_job_id} (run dir ${record.run_dir}; Slurm jobs ${record.benchmarks.map((b) => `${b.benchmark} ${b.job_id ?? "-"}`).join(", ")})\n`;
-      await print(json ? `${JSON.stringify(statusJson(jobEntries), null, 2)}\n` : header + jobEntries.map(formatEntry).join("\n"));
+      await print(json ? `${JSON.stringify(statusJson(jobEntries), null, 2)}\n` : header + jobEntries.map((e) => formatEntry(e)).join("\n"));
       return EXIT.ok;
     }
     const entries = readStatusTarget(target);
-    await print(json ? `${JSON.stringify(statusJson(entries), null, 2)}\n` : entries.map(formatEntry).join("\n"));
+    const { runCost } = await import("../../stages/cost/run.ts");
+    const doc = statusJson(entries);
+    for (const entry of entries) if (entry.stem !== undefined) (doc[entry.path] as Doc).cost = await runCost(`${dirname(entry.path)}/${entry.stem}.jsonl`, args.prices);
+    await print(json ? `${JSON.stringify(doc, null, 2)}\n` : entries.map((e) => formatEntry(e, (doc[e.path] as Doc).cost as RunCost | undefined)).join("\n"));
     const read = entries.filter((entry) => entry.status !== undefined).length;
     if (read === 0) {
       throw new GymError("E_INPUT_JSON", `No status in ${target} could be read (${entries.map((e) => `${e.path}: ${e.unavailable}`).join("; ")}).`, {
@@ -45,7 +51,7 @@ export default defineGymCommand({
 });
 
 /** The human view of one status file: counts, failures, aggregation, update time, tracking, receipts. */
-function formatEntry(entry: StatusEntry): string {
+function formatEntry(entry: StatusEntry, cost?: RunCost): string {
   const lines = [entry.path];
   const add = (label: string, value: string) => lines.push(`  ${label.padEnd(18)}${value}`);
   const s = entry.status;
@@ -66,6 +72,7 @@ function formatEntry(entry: StatusEntry): string {
     const drift = entry.runManifest.resume_drift_count;
     add("run id:", `${entry.runManifest.run_id ?? "(unreadable manifest)"}${drift > 0 ? ` (${drift} resume drift record${drift === 1 ? "" : "s"})` : ""}`);
   }
+  if (cost && cost.rows_with_usage > 0) add("cost:", costLine(cost));
   add("export receipt:", exportLine(entry.export));
   return `${lines.join("\n")}\n`;
 }

@@ -113,6 +113,8 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
     // +wandb_project=… / +mlflow_tracking_uri=…: best effort, never fails the evaluation.
     const { startLiveTracking } = await import("../../../export/live.ts");
     const tracking = await startLiveTracking(resolved, config.resolve({ masked: true }) as Record<string, unknown>, paths, warn);
+    const { costSettings } = await import("../../../run/budget.ts");
+    const cost = costSettings(resolved, instances);
     const result = await runCollection({
       paths,
       inputPath: input,
@@ -136,6 +138,7 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
       timeoutMs: (keys.timeout_s ?? 0) * 1000,
       signal: controller.signal,
       resolvedConfigYaml: toYaml(config.resolve({ masked: true })),
+      ...cost,
       log: { info, warn },
     });
     process.off("SIGINT", onSignal);

@@ -27,6 +27,9 @@ export default defineGymCommand({
     "top-p": { type: "string", description: "Nucleus sampling (responses_create_params.top_p)", valueHint: "P" },
     "max-output-tokens": { type: "string", description: "Output token cap (responses_create_params.max_output_tokens)", valueHint: "N" },
     resume: { type: "boolean", description: "Continue a crashed or killed run where it stopped (sets resume_from_cache)" },
+    prices: { type: "string", description: "Prices YAML (MODEL: {input, output, cached_input, reasoning} USD per million tokens) over the built-in table (sets prices)", valueHint: "FILE" },
+    "max-cost": { type: "string", description: "Stop dispatching before the run could pass this many USD; exit 77, --resume with a larger budget continues (sets max_cost_usd)", valueHint: "USD" },
+    "max-tokens": { type: "string", description: "Stop dispatching before the run could pass this many tokens (input + output, policy and judges); exit 77 (sets max_tokens)", valueHint: "N" },
     "disable-aggregation": { type: "boolean", description: "Do not write <stem>_aggregate_metrics.json" },
     ...cacheArgs,
   },
@@ -39,6 +42,7 @@ export default defineGymCommand({
     "gym eval run my-dataset --agent terminal --model-type openai_model --model … --model-url …   # a model in a terminal",
     "gym eval run ... --resume                       # after a crash or kill: no lost, no duplicated rollout",
     "gym eval run ... --cache                        # a second run serves the same model and judge calls from the cache",
+    "gym eval run ... --prices prices.yaml --max-cost 5   # stops before $5; exit 77; --resume --max-cost 10 goes on",
     "gym eval run ... +route_failures_to_sidecar=true +require_complete=true   # Hydra-only keys",
     "",
     "Keys without a flag (+key=value): route_failures_to_sidecar, require_complete, count_failure_classes_as_zero=[…],",
@@ -47,11 +51,14 @@ export default defineGymCommand({
     "allow_unsafe_resume, timeout_s (per /run call). NEMO_GYM_MAX_ROLLOUT_ATTEMPTS caps retries on resume (default 3).",
     "",
     "Exit codes: 0 done (or partial results without require_complete), 1 error or nothing scored,",
-    "75 incomplete and --resume can make progress, 76 incomplete and retrying will not help.",
+    "75 incomplete and --resume can make progress, 76 incomplete and retrying will not help,",
+    "77 stopped at --max-cost / --max-tokens (--resume with a larger budget continues).",
   ],
   async run({ args, rawArgs, overrides, json }) {
     if (typeof args.target === "string") {
       if (args.cache || args["cache-expiry"] !== undefined) throw new GymError("E_USAGE", "--cache works with dataset runs, not with a Harbor TARGET.", { hint: "Leave out --cache (and --cache-expiry) for Harbor task folders." });
+      const costFlag = ["max-cost", "max-tokens", "prices"].find((f) => args[f] !== undefined);
+      if (costFlag) throw new GymError("E_USAGE", `--${costFlag} applies to dataset runs, not to a Harbor TARGET.`, { hint: "Leave it out, or run a dataset with --input / --benchmark." });
       const { harborEvalRun } = await import("./_harbor.ts");
       const only = allValues(rawArgs, "only-tasks");
       const options = () => configOptions(args, rawArgs, overrides, { mode: "run", flagValues: flagKeys({ ...args, agent: undefined }) });
@@ -89,6 +96,9 @@ function flagKeys(args: Record<string, unknown>): Record<string, ConfigValue> {
   for (const [flag, key] of [["temperature", "temperature"], ["top-p", "top_p"], ["max-output-tokens", "max_output_tokens"]] as const) {
     keys[`responses_create_params.${key}`] = num(flag);
   }
+  keys.prices = str("prices");
+  keys.max_cost_usd = num("max-cost");
+  keys.max_tokens = num("max-tokens");
   if (args.resume) keys.resume_from_cache = true;
   if (args["disable-aggregation"]) keys.disable_aggregation = true;
   Object.assign(keys, cacheFlagKeys(args));
@@ -116,6 +126,8 @@ const RANGES: Record<string, { ok: (n: number) => boolean; what: string; example
   "max-output-tokens": { ok: whole(1), what: "a whole number ≥ 1", example: "4096" },
   temperature: { ok: (n) => n >= 0, what: "a number ≥ 0", example: "0.7" },
   "top-p": { ok: (n) => n > 0 && n <= 1, what: "a number in (0, 1]", example: "0.95" },
+  "max-cost": { ok: (n) => n > 0, what: "a number of USD > 0", example: "5" },
+  "max-tokens": { ok: whole(1), what: "a whole number ≥ 1", example: "2000000" },
 };
 
 function badNumber(flag: string, value: string) {
