@@ -44,7 +44,7 @@ export interface LimiterStats {
 }
 
 const INITIAL = 4;
-const CUT = 0.8;
+const CUT = 0.9;
 /** Below this share of `x-ratelimit-limit-tokens` left, new calls wait for the token window to refill. */
 const TOKENS_LOW = 0.05;
 
@@ -139,7 +139,7 @@ export class AdaptiveLimiter {
     const before = this.limit;
     const wasFloor = this.value <= 1;
     this.slowStart = false;
-    this.value = Math.max(1, Math.min(this.value, this.inFlight + 1) * CUT);
+    this.value = Math.max(1, this.value * CUT);
     // At one call in flight and still refused, nothing is sent until the provider's wait is over.
     if (wasFloor && wait > 0) this.pauseUntil(now + wait);
     this.record(before, `429${retryAfterMs !== undefined ? ` (retry after ${Math.round(wait)} ms)` : ""}`);
