@@ -1,4 +1,5 @@
-/** Progress on stderr: a live line on a terminal (done/total, rate, ETA, mean reward, failures), plain periodic lines otherwise. */
+/** Progress on stderr: a live line on a terminal (done/total, rate, ETA, mean reward, failures, model calls), plain periodic lines otherwise. */
+import { modelCallsProgress } from "./model-calls.ts";
 
 export class Progress {
   private done = 0;
@@ -53,7 +54,7 @@ export class Progress {
     const pct = this.total > 0 ? ((100 * this.done) / this.total).toFixed(1) : "100.0";
     const reward = this.rewardCount > 0 ? ` mean reward ${(this.rewardSum / this.rewardCount).toFixed(4)}` : "";
     const failures = this.failed > 0 ? ` failures ${this.failed}` : "";
-    return `${this.done}/${this.total} rollouts (${pct}%) ${rate.toFixed(1)}/s${eta}${reward}${failures}`;
+    return `${this.done}/${this.total} rollouts (${pct}%) ${rate.toFixed(1)}/s${eta}${reward}${failures}${modelCallsProgress()}`;
   }
 
   private maybePrint(): void {

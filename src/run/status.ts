@@ -1,6 +1,7 @@
 /** `<stem>_batch_status.json`: a run's progress on disk, written atomically at most every 5 s, read by `gym eval status`. */
 import { writeFileAtomic } from "../runtime/files.ts";
 import type { Outcome } from "../outputs/store.ts";
+import { modelCallsStatus, type ModelCallsStatus } from "./model-calls.ts";
 
 export type AggregationStatus = "deferred" | "pending" | "error" | "complete";
 
@@ -15,6 +16,8 @@ export interface StemStatus {
   failures_by_kind: Record<string, number>;
   model_final_by_kind: Record<string, number>;
   aggregation_status: AggregationStatus;
+  /** gym's addition: model calls, 429s, retries and each endpoint's adaptive limit with its changes. */
+  model_calls?: ModelCallsStatus;
 }
 
 /** Keeps the counters from the Store's newest-attempt view and writes them, throttled. */
@@ -53,6 +56,7 @@ export class StatusWriter {
       failures_by_kind: { ...byClass },
       model_final_by_kind: {},
       aggregation_status: this.aggregation,
+      ...((calls) => (calls ? { model_calls: calls } : {}))(modelCallsStatus()),
     };
   }
 

@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import { basename } from "node:path";
 import type { CollectionResult } from "./collection.ts";
 import type { RunPaths } from "../outputs/paths.ts";
+import { modelCallsSummary } from "./model-calls.ts";
 
 export async function printSummary(result: CollectionResult, paths: RunPaths, toStdout: boolean): Promise<void> {
   const out: string[] = [];
@@ -21,6 +22,8 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
   const drops = Object.entries(result.failuresByClass);
   if (drops.length) out.push(`Left the score this run: ${drops.map(([cls, n]) => `${n} ${cls}`).join(", ")} (see ${paths.failures}).`);
   out.push(result.latency);
+  const calls = modelCallsSummary();
+  if (calls) out.push(calls);
   if (fs.existsSync(paths.rollouts) && !toStdout) {
     try {
       const { healthCheck, healthSummaryLine } = await import("../stages/health-check/index.ts");

@@ -14,11 +14,23 @@ export interface ModelCallCounters {
   inFlight: number;
   /** Call-milliseconds waited before a retry of a 429. */
   rateLimitBackoffMs: number;
+  /** Sum of try durations (ms): over the span from first start to last end, the effective concurrency. */
+  busyMs: number;
+  firstStartAt?: number;
+  lastEndAt?: number;
 }
 
-export const modelCallCounters: ModelCallCounters = { calls: 0, succeeded: 0, rateLimited: 0, retries: 0, gaveUp: 0, inFlight: 0, rateLimitBackoffMs: 0 };
+const zero = (): ModelCallCounters => ({ calls: 0, succeeded: 0, rateLimited: 0, retries: 0, gaveUp: 0, inFlight: 0, rateLimitBackoffMs: 0, busyMs: 0, firstStartAt: undefined, lastEndAt: undefined });
+
+export const modelCallCounters: ModelCallCounters = zero();
+
+/** Calls in flight on average while any was (undefined before the first call ended). */
+export function effectiveConcurrency(stats: { busyMs: number; firstStartAt?: number; lastEndAt?: number }): number | undefined {
+  if (stats.firstStartAt === undefined || stats.lastEndAt === undefined || stats.lastEndAt <= stats.firstStartAt) return undefined;
+  return stats.busyMs / (stats.lastEndAt - stats.firstStartAt);
+}
 
 /** Back to zero (tests that run several scenarios in one process). */
 export function resetModelCallCounters(): void {
-  Object.assign(modelCallCounters, { calls: 0, succeeded: 0, rateLimited: 0, retries: 0, gaveUp: 0, inFlight: 0, rateLimitBackoffMs: 0 });
+  Object.assign(modelCallCounters, zero());
 }

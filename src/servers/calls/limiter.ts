@@ -53,7 +53,9 @@ export class AdaptiveLimiter {
   ceiling: number;
   inFlight = 0;
   readonly stats: LimiterStats = { calls: 0, rateLimited: 0, retries: 0, backoffMs: 0, pausedMs: 0, busyMs: 0 };
+  /** The latest changes of the limit (at most 500), oldest first; `changesTotal` counts all. */
   readonly changes: LimitChange[] = [];
+  changesTotal = 0;
   private value: number;
   private slowStart = true;
   private epoch = 0;
@@ -200,6 +202,14 @@ export class AdaptiveLimiter {
   }
 
   private record(from: number, reason: string): void {
+    // Growth one slot at a time is one change: the last entry is extended while it goes on.
+    const last = this.changes.at(-1);
+    if (last && last.reason === reason && reason.includes("succeed") && last.to === from) {
+      last.to = this.limit;
+      last.at = new Date().toISOString();
+      return;
+    }
+    this.changesTotal++;
     const change = { at: new Date().toISOString(), endpoint: this.endpoint, from, to: this.limit, reason };
     this.changes.push(change);
     if (this.changes.length > 500) this.changes.splice(0, 100);

@@ -88,7 +88,8 @@ describe("sendModelCall: bounded retries", () => {
     const error = await ask(url, 1, { adaptive: { ceiling: 8 }, maxRetries: 3, baseDelayMs: 1 }).catch((e) => e);
     expect(error).toBeInstanceOf(ModelCallGaveUp);
     expect(error.status).toBe(429);
-    expect(error.message).toContain("gave up after 3 retries");
+    expect(error.message).toStartWith("gave up after 3 retries");
+    expect(error.body).toStartWith("gave up after 3 retries");
     expect(error.message).toContain("max_model_retries=3 spent");
     expect(endpoint.stats.refused).toBe(4);
     expect(modelCallCounters.gaveUp).toBe(1);

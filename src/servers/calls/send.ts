@@ -31,12 +31,17 @@ export interface ModelCallOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** A call that spent its retry budget: the last failure, and how much was spent, in the message. */
+/**
+ * A call that spent its retry budget. The budget comes first in the message and in the body (which a model server
+ * passes on as its 500's detail), so the rollout's failure row says why: "gave up after 8 retries …: <last answer>".
+ */
 export class ModelCallGaveUp extends ServerCallError {
   constructor(last: ServerCallError, retries: number, waitedMs: number, why: "retries" | "seconds") {
-    super({ server: last.server, path: last.path, method: last.method, reason: last.reason, status: last.status, body: last.body, cause: last });
     const budget = why === "retries" ? `max_model_retries=${retries}` : "max_model_retry_seconds";
-    this.message = `${last.message} — gave up after ${retries} retr${retries === 1 ? "y" : "ies"} and ${(waitedMs / 1000).toFixed(1)} s of waiting (${budget} spent; raise +max_model_retries / +max_model_retry_seconds, or lower --concurrency)`;
+    const note = `gave up after ${retries} retr${retries === 1 ? "y" : "ies"} and ${(waitedMs / 1000).toFixed(1)} s of waiting (${budget} spent; raise +max_model_retries / +max_model_retry_seconds, or lower --concurrency)`;
+    const body = last.reason === "status" ? `${note}; the last answer (${last.status}): ${last.body}` : note;
+    super({ server: last.server, path: last.path, method: last.method, reason: last.reason, status: last.status, body, detail: last.message, cause: last });
+    this.message = `${note}: ${last.message}`;
   }
 }
 
@@ -65,6 +70,8 @@ export async function sendModelCall<T = Record<string, unknown>>(url: string, bo
   for (let attempt = 0; ; attempt++) {
     const ticket: Ticket | undefined = await limiter?.acquire(attempt > 0);
     modelCallCounters.inFlight++;
+    const startedAt = performance.now();
+    modelCallCounters.firstStartAt ??= startedAt;
     let exchange: TextExchange | undefined;
     let failure: unknown;
     try {
@@ -73,6 +80,8 @@ export async function sendModelCall<T = Record<string, unknown>>(url: string, bo
       failure = error;
     }
     modelCallCounters.inFlight--;
+    modelCallCounters.lastEndAt = performance.now();
+    modelCallCounters.busyMs += modelCallCounters.lastEndAt - startedAt;
     const status = exchange?.status;
     const limited = status === 429;
     const waitAsked = exchange && status !== undefined && status >= 400 ? retryAfterMs(exchange.headers) : undefined;
