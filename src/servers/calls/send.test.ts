@@ -1,14 +1,20 @@
 // sendModelCall against provider-shaped mocks on 127.0.0.1: a concurrency limit, a request window with x-ratelimit-*
 // headers, a limit that changes mid-run, a permanent 4xx, and retry budgets that run out.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { serve, type ServedApp } from "../../runtime/serve.ts";
 import { rateLimitedEndpoint, type RateLimitedEndpointOptions } from "../../testing/rate-limited-endpoint.ts";
 import { ServerCallError } from "../client.ts";
 import { modelCallCounters, resetModelCallCounters } from "./counters.ts";
-import { allLimiters, resetLimiters } from "./limiters.ts";
+import { allLimiters, endpointOf, resetLimiters } from "./limiters.ts";
 import { ModelCallGaveUp, sendModelCall, type ModelCallOptions } from "./send.ts";
 
 let served: ServedApp | undefined;
+/** The limiter of the mock's endpoint (other test files in this process may have made their own). */
+const limiterOf = (url: string) => allLimiters().find((l) => l.endpoint === endpointOf(url));
+beforeEach(() => {
+  resetLimiters();
+  resetModelCallCounters();
+});
 afterEach(async () => {
   await served?.stop();
   served = undefined;
@@ -35,15 +41,14 @@ describe("sendModelCall: adaptive concurrency against a provider's limits", () =
     expect(endpoint.stats.servedPerQuestion.size).toBe(600);
     expect(endpoint.stats.rateLimited).toBeLessThanOrEqual(0.05 * 600);
     expect(modelCallCounters.rateLimited).toBe(endpoint.stats.rateLimited);
-    const [limiter] = allLimiters();
-    expect(limiter!.changes.some((c) => c.reason.startsWith("429"))).toBe(true);
+    expect(limiterOf(url)!.changes.some((c) => c.reason.startsWith("429"))).toBe(true);
   });
 
   test("the limit follows the provider's: 24, then 8, then 32", async () => {
     const { endpoint, url } = await start({ maxInFlight: 24, latencyMs: 20, retryAfterS: 0.1 });
     const options = { adaptive: { ceiling: 256 } };
     await many(url, 0, 400, options);
-    const [limiter] = allLimiters();
+    const limiter = limiterOf(url);
     endpoint.setMaxInFlight(8);
     await many(url, 400, 300, options);
     expect(limiter!.limit).toBeLessThanOrEqual(10);
@@ -61,7 +66,7 @@ describe("sendModelCall: adaptive concurrency against a provider's limits", () =
     expect(endpoint.stats.served).toBe(300);
     // Only a window that turns over while an answer is on its way can still refuse a call.
     expect(endpoint.stats.rateLimited).toBeLessThanOrEqual(15);
-    expect(allLimiters()[0]!.changes.some((c) => c.reason.startsWith("x-ratelimit-remaining-requests spent"))).toBe(true);
+    expect(limiterOf(url)!.changes.some((c) => c.reason.startsWith("x-ratelimit-remaining-requests spent"))).toBe(true);
   });
 
   test("without the limiter (--no-adaptive) the same load is mostly refused at first", async () => {
@@ -69,7 +74,7 @@ describe("sendModelCall: adaptive concurrency against a provider's limits", () =
     await many(url, 0, 200, { adaptive: false, maxRetries: 50, baseDelayMs: 10 });
     expect(endpoint.stats.served).toBe(200);
     expect(endpoint.stats.rateLimited).toBeGreaterThan(100);
-    expect(allLimiters()).toHaveLength(0);
+    expect(limiterOf(url)).toBeUndefined();
   });
 });
 
