@@ -27,6 +27,9 @@ export interface RateLimitedEndpointStats {
   refused: number;
   inFlight: number;
   maxInFlight: number;
+  /** Date.now() of the first call and of the last answer served (the span the achieved rate is measured over). */
+  firstCallAt?: number;
+  lastServedAt?: number;
   /** Calls served per question (the prompt's first "question N"), to prove none was answered twice. */
   servedPerQuestion: Map<string, number>;
 }
@@ -67,6 +70,7 @@ export function rateLimitedEndpoint(options: RateLimitedEndpointOptions = {}): R
 
   const fetch = async (request: Request): Promise<Response> => {
     if (request.method !== "POST") return answer(request);
+    stats.firstCallAt ??= Date.now();
     if (options.alwaysStatus !== undefined) {
       stats.refused++;
       return json({ error: { message: `refused with ${options.alwaysStatus}`, type: "invalid_request_error", code: null } }, options.alwaysStatus, options.alwaysStatus === 429 && retryAfter !== null ? { "retry-after": String(retryAfter) } : {});
@@ -89,6 +93,7 @@ export function rateLimitedEndpoint(options: RateLimitedEndpointOptions = {}): R
       const question = /question (\d+)/.exec(text)?.[1] ?? "?";
       stats.servedPerQuestion.set(question, (stats.servedPerQuestion.get(question) ?? 0) + 1);
       stats.served++;
+      stats.lastServedAt = Date.now();
       const served = await answer(new Request(request.url, { method: "POST", body: text, headers: { "content-type": "application/json" } }));
       return json(await served.json(), 200, headers);
     } finally {
