@@ -26,10 +26,13 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 30_000,
 };
 
-/** Full-jitter exponential backoff (uniform in [0, min(max, base·2^attempt)]), but never shorter than the provider's wait. */
+/**
+ * Full-jitter exponential backoff: uniform in [0, min(max, base·2^attempt)], added to the provider's wait when it
+ * names one — so calls refused together do not all come back the instant that wait ends.
+ */
 export function backoffDelay(attempt: number, baseMs: number, maxMs: number, retryAfterMs?: number, random = Math.random): number {
   const exponential = Math.min(maxMs, baseMs * 2 ** attempt);
-  return Math.max(random() * exponential, retryAfterMs ?? 0);
+  return (retryAfterMs ?? 0) + random() * exponential;
 }
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; why: "permanent" | "retries" | "seconds" };
