@@ -27,13 +27,14 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /**
- * Full-jitter exponential backoff: uniform in [0, min(max, base·2^attempt)]. When the provider names its wait, that
- * wait is honoured and spread by up to as much again (never more than the exponential part), so calls refused
- * together do not all come back the instant it ends, nor much later than the provider asked.
+ * Full-jitter exponential backoff: uniform in [0, min(max, base·2^attempt)], added to the provider's wait when it
+ * names one — so calls refused together do not all come back the instant that wait ends, and a call refused again
+ * and again waits longer each time (a spread of at most the provider's wait ran through 8 retries too fast: with
+ * --no-adaptive at 10× the provider's limit, 3% of the rollouts spent their budget).
  */
 export function backoffDelay(attempt: number, baseMs: number, maxMs: number, retryAfterMs?: number, random = Math.random): number {
   const exponential = Math.min(maxMs, baseMs * 2 ** attempt);
-  return retryAfterMs === undefined ? random() * exponential : retryAfterMs + random() * Math.min(exponential, retryAfterMs);
+  return (retryAfterMs ?? 0) + random() * exponential;
 }
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; why: "permanent" | "retries" | "seconds" };

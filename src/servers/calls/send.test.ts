@@ -113,7 +113,7 @@ describe("sendModelCall: bounded retries", () => {
     const delays: number[] = [];
     await ask(url, 1, { maxRetries: 2, baseDelayMs: 1, onRetry: (info) => delays.push(info.delayMs), sleep: async () => {} }).catch(() => {});
     expect(delays).toHaveLength(2);
-    // The provider's 300 ms, then a jitter of at most base·2^attempt (1 ms, 2 ms), never more than the 300 ms again.
+    // The provider's 300 ms, then a jitter of at most base·2^attempt (1 ms, 2 ms).
     expect(delays[0]).toBeGreaterThanOrEqual(300);
     expect(delays[0]).toBeLessThanOrEqual(301);
     expect(delays[1]).toBeGreaterThanOrEqual(300);
