@@ -94,6 +94,18 @@ describe("AdaptiveLimiter", () => {
     expect(limiter.changes.at(-1)!.reason).toMatch(/^x-ratelimit-remaining-requests spent: paused \d+ ms$/);
   });
 
+  test("x-ratelimit-remaining-tokens under 5% of the limit: nothing new is sent until the token window resets", async () => {
+    const limiter = new AdaptiveLimiter("http://p/v1", 100, { initial: 10 });
+    const [probe] = await fill(limiter, 1);
+    limiter.release(probe!, { kind: "ok", headers: new Headers({ "x-ratelimit-limit-tokens": "10000", "x-ratelimit-remaining-tokens": "300", "x-ratelimit-reset-tokens": "40ms" }) });
+    const granted = await fill(limiter, 5);
+    expect(granted).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(limiter.inFlight).toBe(5);
+    expect(limiter.changes.at(-1)!.reason).toMatch(/^x-ratelimit-remaining-tokens low: paused \d+ ms$/);
+    expect(limiter.stats.pausedMs).toBeGreaterThan(0);
+  });
+
   test("one limiter per endpoint and key; a second user with a higher --concurrency raises the ceiling", () => {
     resetLimiters();
     const a = limiterFor(endpointOf("http://h:1/v1/chat/completions"), "k", 8);
