@@ -1,5 +1,6 @@
-/** Progress on stderr: a live line on a terminal (done/total, rate, ETA, mean reward, failures, cache hits), plain periodic lines otherwise. */
+/** Progress on stderr: a live line on a terminal (done/total, rate, ETA, mean reward, failures, cache hits, cost, model calls), plain periodic lines otherwise. */
 import { processCounts, responseCacheEnabled } from "../servers/calls/cache/index.ts";
+import { modelCallsProgress } from "./model-calls.ts";
 
 export class Progress {
   private done = 0;
@@ -57,7 +58,7 @@ export class Progress {
     const reward = this.rewardCount > 0 ? ` mean reward ${(this.rewardSum / this.rewardCount).toFixed(4)}` : "";
     const failures = this.failed > 0 ? ` failures ${this.failed}` : "";
     const cache = responseCacheEnabled() ? ` cache ${processCounts.hits} hits/${processCounts.misses} misses` : "";
-    return `${this.done}/${this.total} rollouts (${pct}%) ${rate.toFixed(1)}/s${eta}${reward}${failures}${cache}${this.extra?.() ?? ""}`;
+    return `${this.done}/${this.total} rollouts (${pct}%) ${rate.toFixed(1)}/s${eta}${reward}${failures}${cache}${this.extra?.() ?? ""}${modelCallsProgress()}`;
   }
 
   counts(): { done: number; total: number } {

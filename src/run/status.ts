@@ -2,6 +2,7 @@
 import { processCounts, responseCacheEnabled } from "../servers/calls/cache/index.ts";
 import { writeFileAtomic } from "../runtime/files.ts";
 import type { Outcome } from "../outputs/store.ts";
+import { modelCallsStatus, type ModelCallsStatus } from "./model-calls.ts";
 
 export type AggregationStatus = "deferred" | "pending" | "error" | "complete";
 
@@ -18,6 +19,8 @@ export interface StemStatus {
   aggregation_status: AggregationStatus;
   /** With the response cache on: this invocation's model calls served from it (hits) and sent upstream (misses). */
   response_cache?: { hits: number; misses: number };
+  /** gym's addition: model calls, 429s, retries and each endpoint's adaptive limit with its changes. */
+  model_calls?: ModelCallsStatus;
 }
 
 /** Keeps the counters from the Store's newest-attempt view and writes them, throttled. */
@@ -57,6 +60,7 @@ export class StatusWriter {
       model_final_by_kind: {},
       aggregation_status: this.aggregation,
       ...(responseCacheEnabled() ? { response_cache: { ...processCounts } } : {}),
+      ...((calls) => (calls ? { model_calls: calls } : {}))(modelCallsStatus()),
     };
   }
 

@@ -5,6 +5,7 @@ import type { CollectionResult } from "./collection.ts";
 import type { RunPaths } from "../outputs/paths.ts";
 import { processCounts, responseCacheEnabled } from "../servers/calls/cache/index.ts";
 import { costFilePath, costLine, formatUsd } from "../stages/cost/index.ts";
+import { modelCallsSummary } from "./model-calls.ts";
 
 /** `resumeCommand`: the command line that resumes this run, printed when the completion rules say resuming is next. */
 export async function printSummary(result: CollectionResult, paths: RunPaths, toStdout: boolean, resumeCommand?: string): Promise<void> {
@@ -31,6 +32,8 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
   }
   const calls = result.modelCalls;
   if (calls.calls > 0) out.push(`Model calls (this process, policy and judges): ${calls.calls}, ${calls.tokens.toLocaleString("en-US")} tokens${calls.unpriced.length === 0 ? `, ${formatUsd(calls.usd)}` : ""}.`);
+  const limits = modelCallsSummary();
+  if (limits) out.push(limits);
   if (fs.existsSync(paths.rollouts) && !toStdout) {
     try {
       const { healthCheck, healthSummaryLine } = await import("../stages/health-check/index.ts");

@@ -1,7 +1,8 @@
 /** A ServerClient call that waits out rate limits (429, or 503 with Retry-After) instead of failing the rollout. */
 import { ServerCallError, type ServerClient, type ServerRequestOptions } from "./client.ts";
 import type { Cookies } from "./cookies.ts";
-import { backoffDelay, parseRetryAfter } from "./upstream.ts";
+import { parseRetryAfter } from "./calls/headers.ts";
+import { backoffDelay } from "./calls/retry.ts";
 
 export interface RateLimitOptions {
   /** How many times to wait and send again. Default 8. */

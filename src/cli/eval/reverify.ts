@@ -21,6 +21,7 @@ export default defineGymCommand({
     "judge-failed-only": { type: "boolean", description: "Re-verify only the judge failures of <rollouts stem>_failures.jsonl; successes are carried through" },
     append: { type: "boolean", description: "With --judge-failed-only: append recovered rows to an existing --output" },
     "disable-aggregation": { type: "boolean", description: "Do not compute <stem>_aggregate_metrics.json (for shards)" },
+    adaptive: { type: "boolean", default: true, description: "Learn each judge endpoint's concurrency from its 429s and x-ratelimit-* headers", negativeDescription: "Keep a fixed judge concurrency (sets adaptive_concurrency=false)" },
     serve: { type: "boolean", default: true, description: "Start the config's resources servers in this process", negativeDescription: "Use servers already running (`gym env start`, or NeMo Gym's), found through the head server" },
     ...cacheArgs,
     ...jsonArg,
@@ -50,6 +51,7 @@ export default defineGymCommand({
     const keys = config.resolve() as Record<string, unknown>;
     const cacheLine = await (await import("../cache/_flags.ts")).startResponseCache(args, keys);
     if (cacheLine) info(cacheLine);
+    if (args.adaptive === false) keys.adaptive_concurrency = false;
     const str = (flag: string, key: string) => (typeof args[flag] === "string" ? (args[flag] as string) : typeof keys[key] === "string" ? (keys[key] as string) : undefined);
     const bool = (flag: string, key: string) => !!args[flag] || keys[key] === true;
     const num = (flag: string, key: string) => {

@@ -21,7 +21,8 @@ export default defineGymCommand({
     split: { type: "string", description: "Dataset split to collect when no --input: train, validation, benchmark or example", valueHint: "SPLIT" },
     limit: { type: "string", description: "Only the first N input lines", valueHint: "N" },
     "num-repeats": { type: "string", description: "Rollouts per task: an int, or a map like '{simple_agent: 4, _default: 1}'", valueHint: "K" },
-    concurrency: { type: "string", description: "Rollouts in flight at once (sets num_samples_in_parallel)", valueHint: "N" },
+    concurrency: { type: "string", description: "Rollouts in flight at once (sets num_samples_in_parallel); the ceiling of the adaptive model-call limit", valueHint: "N" },
+    adaptive: { type: "boolean", default: true, description: "Learn each model endpoint's concurrency from its 429s and x-ratelimit-* headers (openai_model)", negativeDescription: "Keep a fixed concurrency: every rollout calls the model at once (sets adaptive_concurrency=false)" },
     "prompt-config": { type: "string", description: "Prompt template YAML applied to each row", valueHint: "PATH" },
     temperature: { type: "string", description: "Sampling temperature (responses_create_params.temperature)", valueHint: "T" },
     "top-p": { type: "string", description: "Nucleus sampling (responses_create_params.top_p)", valueHint: "P" },
@@ -49,6 +50,7 @@ export default defineGymCommand({
     "count_missing_rollouts_as_zero, record_omitted_rollouts, dispatch_budget_s, drain_margin_s, dispatch_longest_first,",
     "retry_terminal_timeouts, max_resident_rollout_tasks, retain_results_in_memory, agent_map, fan_out, num_repeats_add_seed,",
     "allow_unsafe_resume, timeout_s (per /run call). NEMO_GYM_MAX_ROLLOUT_ATTEMPTS caps retries on resume (default 3).",
+    "max_model_retries (default 8) and max_model_retry_seconds (default 600) bound the retries of one model call.",
     "",
     "Exit codes: 0 done (or partial results without require_complete), 1 error or nothing scored,",
     "75 incomplete and --resume can make progress, 76 incomplete and retrying will not help,",
@@ -100,6 +102,7 @@ function flagKeys(args: Record<string, unknown>): Record<string, ConfigValue> {
   keys.max_cost_usd = num("max-cost");
   keys.max_tokens = num("max-tokens");
   if (args.resume) keys.resume_from_cache = true;
+  if (args.adaptive === false) keys.adaptive_concurrency = false;
   if (args["disable-aggregation"]) keys.disable_aggregation = true;
   Object.assign(keys, cacheFlagKeys(args));
   for (const k of Object.keys(keys)) if (keys[k] === undefined) delete keys[k];

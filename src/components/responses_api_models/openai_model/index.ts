@@ -5,6 +5,7 @@ import { createGymApp, readJson, validationFailure } from "../../../servers/gym-
 import type { ServerFactory } from "../../../servers/registry.ts";
 import { jsonRoute, routeJson } from "../../../servers/routes.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
+import { modelCallSettings } from "../../../servers/calls/settings.ts";
 import { postUpstream, type UpstreamOptions } from "../../../servers/upstream.ts";
 
 export interface OpenAIModelConfig {
@@ -23,11 +24,13 @@ export interface OpenAIModelConfig {
   upstream?: UpstreamOptions;
 }
 
-const factory: ServerFactory = (block) => {
+const factory: ServerFactory = (block, context) => {
   const config = block as unknown as OpenAIModelConfig;
   const base = String(config.openai_base_url ?? "").replace(/\/+$/, "");
   const limit = config.max_concurrent_requests ? new Semaphore(config.max_concurrent_requests) : undefined;
   const upstream: UpstreamOptions = {
+    // A hosted provider's limits are learnt (adaptive concurrency on by default); the block's own settings win.
+    ...modelCallSettings(context?.globalConfig ?? {}, config.max_concurrent_requests, true),
     ...config.upstream,
     apiKey: config.openai_api_key,
     headers: { ...(config.openai_default_headers ?? {}) },

@@ -7,6 +7,7 @@ import { isServerCallError } from "../../../servers/client.ts";
 import { createGymApp, readJson, validationFailure, type GymEnv } from "../../../servers/gym-app.ts";
 import type { ServerFactory } from "../../../servers/registry.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
+import { modelCallSettings } from "../../../servers/calls/settings.ts";
 import { postUpstream, type UpstreamOptions } from "../../../servers/upstream.ts";
 import { chatCompletionToResponse, wrapThinking } from "./from-chat.ts";
 import { preprocessChatBody, type VllmModelConfig } from "./preprocess.ts";
@@ -28,11 +29,13 @@ export interface VllmModelVariant {
 }
 
 /** The vllm_model app for a config block (local_vllm_model and genrm_model build on it once their vLLM is up). */
-export function buildVllmModel(block: Record<string, unknown>, variant: VllmModelVariant = {}): Hono<GymEnv> {
+/** `globalConfig`: the run config, for the model-call settings (retries; adaptive concurrency only with +adaptive_concurrency=true). */
+export function buildVllmModel(block: Record<string, unknown>, variant: VllmModelVariant = {}, globalConfig: Record<string, unknown> = {}): Hono<GymEnv> {
   const config = block as unknown as VllmModelConfig & { upstream?: UpstreamOptions };
   const baseUrls = (Array.isArray(config.base_url) ? config.base_url : [config.base_url]).map((u) => String(u).replace(/\/+$/, ""));
   const usesReasoningParser = config.uses_reasoning_parser ?? true;
-  const upstream: UpstreamOptions = { ...config.upstream, apiKey: config.api_key, headers: { ...(config.default_headers ?? {}) } };
+  // A self-hosted vLLM sends no 429s: adaptive concurrency only when asked for (+adaptive_concurrency=true).
+  const upstream: UpstreamOptions = { ...modelCallSettings(globalConfig, undefined, false), ...config.upstream, apiKey: config.api_key, headers: { ...(config.default_headers ?? {}) } };
   const app = createGymApp({ cookieName: sessionCookieName(variant.className ?? "VLLMModel", String(config.name ?? "vllm_model")), rolloutPrefix: "model" });
 
   const baseFor = (c: Context<GymEnv>) => baseUrls[baseUrls.length === 1 ? 0 : replicaIndex(c.get("session").session_id, baseUrls.length)]!;
@@ -100,6 +103,6 @@ export function buildVllmModel(block: Record<string, unknown>, variant: VllmMode
   return app;
 }
 
-const factory: ServerFactory = (block) => buildVllmModel(block);
+const factory: ServerFactory = (block, context) => buildVllmModel(block, {}, context?.globalConfig ?? {});
 
 export default factory;
