@@ -87,9 +87,16 @@ describe("gym eval run against rate-limited providers (compiled binary)", () => 
     const r = await run(400, "window");
     expect(r.code).toBe(0);
     expectEachOnce("window", 400);
-    expect(endpoint.stats.rateLimited).toBeLessThanOrEqual(0.05 * 400);
     const changes: { reason: string }[] = status("window").model_calls.endpoints[0].limit_changes;
     expect(changes.some((c) => /^x-ratelimit-remaining-requests spent: paused \d+ ms$/.test(c.reason))).toBe(true);
+    // How many 429s a window-following client still meets depends on the machine's load (a late answer reads an
+    // older window), so the bound is relative: far fewer than the same run that ignores the headers.
+    const adaptive429s = endpoint.stats.rateLimited;
+    await served?.stop();
+    const baseline = await provider({ requestsPerWindow: 50, windowMs: 250, latencyMs: 5, retryAfterS: 0.25 });
+    const fixed = await run(400, "window-fixed", ["--no-adaptive", "+max_model_retries=40"]);
+    expect(fixed.code).toBe(0);
+    expect(adaptive429s).toBeLessThan(baseline.stats.rateLimited / 2);
   }, 120_000);
 
   test("a permanent 4xx is not retried: one call per rollout, each a failed rollout", async () => {
