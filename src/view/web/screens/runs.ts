@@ -1,0 +1,50 @@
+/** The Runs screen: one row per run, refreshed while a run is still being written. */
+import type { RunSummary } from "../../runs.ts";
+import { api } from "../data.ts";
+import { fmt, h, mount } from "../dom.ts";
+import type { Screen } from "../app.ts";
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
+
+function metrics(m: Record<string, number>): string {
+  return Object.entries(m).slice(0, 3).map(([k, v]) => `${k} ${fmt(v)}`).join(" · ") || "—";
+}
+
+export async function runsScreen(screen: Screen): Promise<void> {
+  const { runs } = await api<{ runs: RunSummary[] }>("api/runs");
+  if (!screen.current()) return;
+  const table = h(
+    "table",
+    {},
+    h("thead", {}, h("tr", {}, ["run", "agent", "model", "rollouts", "key metrics", "health", "failures", "tokens", "cost", "started", "finished"].map((t) => h("th", {}, t)))),
+    h(
+      "tbody",
+      {},
+      runs.map((r) =>
+        h(
+          "tr",
+          { class: "clickable", "data-testid": "run-row", onclick: () => (location.hash = `#/run/${r.id}`) },
+          h("td", {}, h("a", { href: `#/run/${r.id}` }, r.name), r.live ? h("span", { class: "pill" }, "live") : null),
+          h("td", {}, r.agent || "—"),
+          h("td", {}, r.model || "—"),
+          h("td", { class: "num" }, r.indexed < r.rollouts ? `${fmt(r.rollouts)} (${fmt(r.indexed)} read)` : fmt(r.rollouts)),
+          h("td", {}, metrics(r.key_metrics)),
+          h("td", {}, Object.entries(r.health).map(([v, n]) => h("span", { class: `pill ${v}` }, `${v} ${n}`)), Object.keys(r.health).length ? null : "—"),
+          h("td", { class: "num" }, fmt(r.failures)),
+          h("td", { class: "num" }, fmt(r.tokens)),
+          h("td", { class: "num" }, r.cost === null ? "—" : `$${r.cost.toFixed(4)}`),
+          h("td", {}, when(r.started)),
+          h("td", {}, r.live ? "running" : when(r.finished)),
+        ),
+      ),
+    ),
+  );
+  const compare = runs.length >= 2 ? h("a", { class: "button", href: `#/compare/${runs[0]!.id}/${runs[1]!.id}`, "data-testid": "compare-link" }, `Compare ${runs[0]!.name} → ${runs[1]!.name}`) : null;
+  mount(screen.root, h("h2", {}, `${runs.length} run${runs.length === 1 ? "" : "s"}`), h("div", { class: "toolbar" }, compare), table);
+  if (runs.some((r) => r.live || r.indexed < r.rollouts)) {
+    screen.status("live: refreshing every 2 s");
+    setTimeout(() => {
+      if (screen.current()) void runsScreen(screen);
+    }, 2000);
+  }
+}
