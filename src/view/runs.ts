@@ -71,8 +71,10 @@ export class Run {
       if (start >= index.count) return;
       const end = Math.min(index.count, start + 2000);
       const columns = this.columns;
-      for (const { text } of readRowTexts(index, start, end)) {
+      for (const { i, text } of readRowTexts(index, start, end)) {
         const row = parseRow(text);
+        // A last line without its newline that does not parse is still being written: wait for the rest.
+        if (!row && index.offset(i) >= index.complete) return;
         const verdict = row ? (this.verdicts.get(rolloutKey(Number(row._ng_task_index), Number(row._ng_rollout_index))) ?? 0) : 0;
         addRow(columns, row, verdict);
       }
@@ -189,9 +191,16 @@ export function findRuns(inputs: string[], options: { cacheDir?: string; warn?: 
     const real = fs.realpathSync(file);
     if (seen.has(real)) continue;
     seen.add(real);
-    runs.push(new Run(String(runs.length), file, path.relative(process.cwd(), file) || file, options.cacheDir));
+    runs.push(new Run(String(runs.length), file, runName(file), options.cacheDir));
   }
   return { runs, roots };
+}
+
+/** How a run is named on screen: its folder for a `rollouts.jsonl`, else its file, relative to the working folder. */
+function runName(file: string): string {
+  const shown = path.basename(file) === "rollouts.jsonl" ? path.dirname(file) : file;
+  const relative = path.relative(process.cwd(), shown);
+  return relative && !relative.startsWith("..") ? relative : shown;
 }
 
 function walk(dir: string, out: string[]): void {
