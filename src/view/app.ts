@@ -74,7 +74,8 @@ export function viewApp(runs: Run[]): Hono {
     const q = params.get("q")?.trim() ?? "";
     const filtered = q || query.sort !== "index" || query.verdict || query.failureClass || query.rewardMin !== -Infinity || query.rewardMax !== Infinity;
     // A filter or an order needs every row's fields; the first page in file order needs only the rows read so far.
-    if (filtered || run.columns.count < Math.min(run.index!.count, query.offset + query.limit)) await run.complete();
+    if (filtered || query.descending) await run.complete();
+    else await run.rowsRead(query.offset + query.limit);
     const matches = q ? await searchRows(run, q, searches) : undefined;
     return c.json({ ...samplePage(run.columns, query, matches), indexed: run.columns.count, rollouts: run.index!.count });
   });

@@ -63,6 +63,12 @@ export class Run {
     while (this.filling) await this.filling;
   }
 
+  /** Resolves once the first `n` rows (or all there are) are in the columns. */
+  async rowsRead(n: number): Promise<void> {
+    await this.refresh();
+    while (this.columns.count < Math.min(n, this.index!.count) && this.filling) await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+
   /** Parses the rows past the columns' end, a batch at a time, so requests are answered meanwhile. */
   private async fill(): Promise<void> {
     for (;;) {

@@ -4,7 +4,13 @@ import { api } from "../data.ts";
 import { fmt, h, mount } from "../dom.ts";
 import type { Screen } from "../app.ts";
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
+/** A time as `YYYY-MM-DD HH:MM` in the viewer's zone. */
+const when = (iso: string | null) => {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+};
 
 function metrics(m: Record<string, number>): string {
   return Object.entries(m).slice(0, 3).map(([k, v]) => `${k} ${fmt(v)}`).join(" · ") || "—";
