@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { GymError } from "../errors.ts";
 import { assets } from "./_assets.ts";
+import { plainColumns } from "./columns.ts";
 import { compareView } from "./compare.ts";
 import type { Run } from "./runs.ts";
 
@@ -24,7 +25,7 @@ export async function writeBundle(runs: Run[], outDir: string): Promise<{ files:
   const columns: Record<string, unknown> = {};
   const rows: Record<string, string[]> = {};
   for (const run of runs) {
-    columns[run.id] = run.columns;
+    columns[run.id] = plainColumns(run.columns);
     rows[run.id] = Array.from({ length: run.index!.count }, (_, i) => run.rowText(i));
   }
   const compare: Record<string, unknown> = {};

@@ -7,7 +7,7 @@ import { pairedInterval } from "../metrics/intervals.ts";
 import { runPaths } from "../outputs/paths.ts";
 import { compareRuns, type CompareReport } from "../stages/compare/index.ts";
 import { loadRun, type RunSource } from "../stages/compare/load.ts";
-import { rolloutKey, type SampleColumns } from "./columns.ts";
+import { rolloutKey, textAt, type SampleColumns } from "./columns.ts";
 
 export interface TaskMean {
   task: number;
@@ -55,7 +55,7 @@ function source(side: Side): { run: RunSource; from: string } {
   const file = runPaths(side.file).aggregateMetrics;
   if (fs.existsSync(file)) return { run: loadRun(side.file, file), from: file };
   const tasks = taskMeans(side.columns);
-  const agent = side.columns.agent.find(Boolean) || "agent";
+  const agent = side.columns.agent.values.find(Boolean) || "agent";
   const byRollout = new Map<number, { sum: number; n: number }>();
   for (let i = 0; i < side.columns.count; i++) {
     const k = side.columns.rollout[i]!;

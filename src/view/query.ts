@@ -2,7 +2,7 @@
  * Answers the Samples screen and the Plots from a run's columns: filter (reward range, health verdict, failure
  * class, rows matching a text search), sort, one page; histograms. Pure: the server and a static bundle share it.
  */
-import { VERDICTS, type SampleColumns } from "./columns.ts";
+import { textAt, VERDICTS, type SampleColumns } from "./columns.ts";
 
 export interface SampleQuery {
   offset: number;
@@ -38,7 +38,7 @@ export interface SamplePage {
   failure_classes: string[];
 }
 
-const SORTABLE: Record<string, keyof SampleColumns> = {
+const SORTABLE: Record<string, "task" | "rollout" | "reward" | "totalTokens" | "latency" | "cost"> = {
   index: "task", task: "task", rollout: "rollout", reward: "reward", tokens: "totalTokens", latency: "latency", cost: "cost",
 };
 
@@ -75,7 +75,7 @@ export function filterRows(columns: SampleColumns, query: SampleQuery, matches?:
       if (Number.isNaN(r) || r < query.rewardMin || r > query.rewardMax) continue;
     }
     if (query.verdict && columns.verdict[i] !== verdict) continue;
-    if (query.failureClass && columns.failureClass[i] !== (query.failureClass === "none" ? "" : query.failureClass)) continue;
+    if (query.failureClass && textAt(columns.failureClass, i) !== (query.failureClass === "none" ? "" : query.failureClass)) continue;
     out.push(i);
   }
   return out;
@@ -86,7 +86,7 @@ export function samplePage(columns: SampleColumns, query: SampleQuery, matches?:
   const rows = filterRows(columns, query, matches);
   const key = SORTABLE[query.sort];
   if (key && query.sort !== "index") {
-    const values = columns[key] as number[];
+    const values = columns[key];
     const sign = query.descending ? -1 : 1;
     rows.sort((a, b) => {
       const x = values[a]!;
@@ -98,16 +98,16 @@ export function samplePage(columns: SampleColumns, query: SampleQuery, matches?:
   const page = rows.slice(query.offset, query.offset + query.limit).map((i) => sampleRow(columns, i));
   return {
     total: columns.count, matched: rows.length, offset: query.offset, limit: query.limit, rows: page,
-    fields: Object.keys(columns.fields), failure_classes: [...new Set(columns.failureClass.filter(Boolean))].sort(),
+    fields: Object.keys(columns.fields), failure_classes: columns.failureClass.values.filter(Boolean).sort(),
   };
 }
 
 export function sampleRow(columns: SampleColumns, i: number): SampleRow {
   return {
     index: i, task: clean(columns.task[i]), rollout: clean(columns.rollout[i]), reward: clean(columns.reward[i]),
-    verdict: VERDICTS[columns.verdict[i] ?? 0] ?? "", failure_class: columns.failureClass[i] ?? "",
+    verdict: VERDICTS[columns.verdict[i] ?? 0] ?? "", failure_class: textAt(columns.failureClass, i),
     total_tokens: clean(columns.totalTokens[i]), cost: clean(columns.cost[i]), latency: clean(columns.latency[i]),
-    fields: Object.fromEntries(Object.entries(columns.fields).map(([k, v]) => [k, v[i] ?? ""])),
+    fields: Object.fromEntries(Object.entries(columns.fields).map(([k, v]) => [k, textAt(v, i)])),
   };
 }
 
@@ -120,11 +120,12 @@ export interface Histogram {
 }
 
 /** Counts of `values` in `bins` equal bins over their range (NaN counted as missing). */
-export function histogram(label: string, values: number[], bins = 20): Histogram {
+export function histogram(label: string, values: ArrayLike<number>, bins = 20): Histogram {
   let min = Infinity;
   let max = -Infinity;
   let missing = 0;
-  for (const v of values) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
     if (Number.isNaN(v)) missing++;
     else {
       if (v < min) min = v;
@@ -134,7 +135,7 @@ export function histogram(label: string, values: number[], bins = 20): Histogram
   const counts = new Array(bins).fill(0);
   if (min === Infinity) return { label, min: 0, max: 0, counts, missing };
   const width = max > min ? (max - min) / bins : 1;
-  for (const v of values) if (!Number.isNaN(v)) counts[Math.min(bins - 1, Math.floor((v - min) / width))]++;
+  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i]!)) counts[Math.min(bins - 1, Math.floor((values[i]! - min) / width))]++;
   return { label, min, max, counts, missing };
 }
 

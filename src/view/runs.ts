@@ -8,7 +8,8 @@ import * as path from "node:path";
 import { GymError } from "../errors.ts";
 import { openRowIndex, readRowText, readRowTexts, refreshRowIndex, type RowIndex } from "../jsonl/row-index.ts";
 import { runPaths } from "../outputs/paths.ts";
-import { addRow, emptyColumns, parseRow, rolloutKey, VERDICTS, type SampleColumns } from "./columns.ts";
+import { collectGarbage } from "../runtime/gc.ts";
+import { ColumnsBuilder, parseRow, rolloutKey, VERDICTS, type SampleColumns } from "./columns.ts";
 
 /** Stems of a run's companion files: never runs themselves. */
 const SIDECAR = /(_failures|_materialized_inputs|_reward_profiling|_repeat_level_metrics|_rollout_verdicts|_manifest\.attempts|\.resume-drift|_rerun_masked)$|^rollout_verdicts$/;
@@ -36,7 +37,7 @@ export interface RunSummary {
 /** One rollouts file and what is known about it so far. */
 export class Run {
   index: RowIndex | undefined;
-  columns: SampleColumns = emptyColumns();
+  private builder = new ColumnsBuilder();
   private verdicts = new Map<string, number>();
   private filling: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
@@ -47,11 +48,14 @@ export class Run {
   async refresh(): Promise<void> {
     this.refreshing ??= (async () => {
       this.index = this.index ? await refreshRowIndex(this.index, { cacheDir: this.cacheDir }) : await openRowIndex(this.file, { cacheDir: this.cacheDir });
-      if (this.index.count < this.columns.count) {
-        this.columns = emptyColumns();
+      if (this.index.count < this.builder.count) {
+        this.builder = new ColumnsBuilder(this.index.count);
         this.verdicts = readVerdicts(runPaths(this.file).rolloutVerdicts);
       }
-      if (this.columns.count === 0) this.verdicts = readVerdicts(runPaths(this.file).rolloutVerdicts);
+      if (this.builder.count === 0) {
+        this.verdicts = readVerdicts(runPaths(this.file).rolloutVerdicts);
+        this.builder = new ColumnsBuilder(this.index.count);
+      }
       this.filling ??= this.fill().finally(() => (this.filling = undefined));
     })().finally(() => (this.refreshing = undefined));
     return this.refreshing;
@@ -66,27 +70,39 @@ export class Run {
   /** Resolves once the first `n` rows (or all there are) are in the columns. */
   async rowsRead(n: number): Promise<void> {
     await this.refresh();
-    while (this.columns.count < Math.min(n, this.index!.count) && this.filling) await new Promise((resolve) => setTimeout(resolve, 2));
+    while (this.builder.count < Math.min(n, this.index!.count) && this.filling) await new Promise((resolve) => setTimeout(resolve, 2));
   }
 
   /** Parses the rows past the columns' end, a batch at a time, so requests are answered meanwhile. */
   private async fill(): Promise<void> {
+    let parsedBytes = 0;
     for (;;) {
       const index = this.index!;
-      const start = this.columns.count;
+      const start = this.builder.count;
       if (start >= index.count) return;
-      const end = Math.min(index.count, start + 2000);
-      const columns = this.columns;
+      const end = Math.min(index.count, start + 500);
+      const builder = this.builder;
       for (const { i, text } of readRowTexts(index, start, end)) {
         const row = parseRow(text);
         // A last line without its newline that does not parse is still being written: wait for the rest.
         if (!row && index.offset(i) >= index.complete) return;
         const verdict = row ? (this.verdicts.get(rolloutKey(Number(row._ng_task_index), Number(row._ng_rollout_index))) ?? 0) : 0;
-        addRow(columns, row, verdict);
+        builder.add(row, verdict);
+      }
+      // The parsed rows are garbage at once; collecting every ~8 MB read keeps the peak near the columns' size.
+      parsedBytes += index.offset(end - 1) + index.length(end - 1) - index.offset(start);
+      if (parsedBytes > 8 * 1024 * 1024) {
+        collectGarbage();
+        parsedBytes = 0;
       }
       await new Promise((resolve) => setTimeout(resolve, 0));
-      if (columns !== this.columns) return;
+      if (builder !== this.builder) return;
     }
+  }
+
+  /** The sample table as far as it is read. */
+  get columns(): SampleColumns {
+    return this.builder.columns();
   }
 
   rowText(i: number): string {
@@ -99,15 +115,18 @@ export class Run {
     const stat = fs.statSync(this.file);
     const c = this.columns;
     const health: Record<string, number> = {};
-    for (const v of c.verdict) if (v) health[VERDICTS[v]!] = (health[VERDICTS[v]!] ?? 0) + 1;
-    const sum = (values: number[]) => {
+    for (let i = 0; i < c.count; i++) {
+      const v = c.verdict[i]!;
+      if (v) health[VERDICTS[v]!] = (health[VERDICTS[v]!] ?? 0) + 1;
+    }
+    const sum = (values: ArrayLike<number>) => {
       let s = 0;
       let any = false;
-      for (const v of values) if (!Number.isNaN(v)) (s += v), (any = true);
+      for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i]!)) (s += values[i]!), (any = true);
       return any ? s : null;
     };
     const startedAt = [paths.materializedInputs, paths.manifest].map((p) => fs.statSync(p, { throwIfNoEntry: false })?.mtimeMs).find((t) => t !== undefined) ?? stat.birthtimeMs;
-    const first = (values: string[]) => values.find(Boolean) ?? "";
+    const first = (column: { values: string[] }) => column.values.find(Boolean) ?? "";
     return {
       id: this.id, name: this.name, path: this.file, agent: first(c.agent), model: first(c.model),
       rollouts: this.index?.count ?? 0, indexed: c.count, key_metrics: keyMetrics(paths.aggregateMetrics, c), health,
@@ -128,7 +147,7 @@ function keyMetrics(file: string, columns: SampleColumns): Record<string, number
   } catch {}
   let s = 0;
   let n = 0;
-  for (const r of columns.reward) if (!Number.isNaN(r)) (s += r), n++;
+  for (let i = 0; i < columns.count; i++) if (!Number.isNaN(columns.reward[i]!)) (s += columns.reward[i]!), n++;
   return n ? { "mean/reward": s / n } : {};
 }
 

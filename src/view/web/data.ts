@@ -3,7 +3,7 @@
  * file://, the data the bundle carries (`window.GYM_BUNDLE`), answered by the same query code as the server.
  */
 import type { SampleColumns } from "../columns.ts";
-import { parseRow } from "../columns.ts";
+import { parseRow, revivedColumns } from "../columns.ts";
 import { parseSampleQuery, runPlots, samplePage } from "../query.ts";
 
 export interface BundleData {
@@ -21,6 +21,9 @@ declare global {
 
 export const isBundle = () => window.GYM_BUNDLE !== undefined;
 
+const revived = new Map<string, SampleColumns>();
+const revive = (id: string, plain: SampleColumns) => revived.get(id) ?? revived.set(id, revivedColumns(plain)).get(id)!;
+
 function fromBundle(data: BundleData, path: string): unknown {
   const url = new URL(path, "http://bundle.invalid/");
   const parts = url.pathname.split("/").filter(Boolean);
@@ -31,7 +34,7 @@ function fromBundle(data: BundleData, path: string): unknown {
     return found;
   }
   const id = parts[2] ?? "";
-  const columns = Object.hasOwn(data.columns, id) ? data.columns[id]! : undefined;
+  const columns = Object.hasOwn(data.columns, id) ? revive(id, data.columns[id]!) : undefined;
   const rows = columns ? data.rows[id]! : undefined;
   if (!columns || !rows) throw new Error(`no run ${id} in this bundle`);
   if (parts.length === 3) return data.runs.find((r) => r.id === id);
