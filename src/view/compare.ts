@@ -3,6 +3,7 @@
  * made from the rows when a run has none), rollouts paired by (task, rollout), per-task means and their flips.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { pairedInterval } from "../metrics/intervals.ts";
 import { runPaths } from "../outputs/paths.ts";
 import { compareRuns, type CompareReport } from "../stages/compare/index.ts";
@@ -53,7 +54,7 @@ function taskMeans(c: SampleColumns): Map<number, { sum: number; n: number; firs
 /** A run as `eval compare` reads it: its aggregate-metrics file, else one entry made from the rows' rewards. */
 function source(side: Side): { run: RunSource; from: string } {
   const file = runPaths(side.file).aggregateMetrics;
-  if (fs.existsSync(file)) return { run: loadRun(side.file, file), from: file };
+  if (fs.existsSync(file)) return { run: loadRun(side.file, file), from: `${side.name}'s ${path.basename(file)}` };
   const tasks = taskMeans(side.columns);
   const agent = side.columns.agent.values.find(Boolean) || "agent";
   const byRollout = new Map<number, { sum: number; n: number }>();

@@ -28,7 +28,7 @@ export async function compareScreen(screen: Screen, a: string, b: string, task: 
   const flips = h(
     "table",
     {},
-    h("thead", {}, h("tr", {}, ["task", "run A mean", "run B mean", "Δ", ""].map((t) => h("th", {}, t)))),
+    h("thead", {}, h("tr", {}, ["task", "run A mean", "run B mean", "Δ"].map((t) => h("th", { class: "num" }, t)), h("th", {}, ""))),
     h(
       "tbody",
       {},
