@@ -33,7 +33,7 @@ export interface RowIndex {
 export interface RowIndexOptions {
   /** Folder for the on-disk cache (e.g. `<gym cache>/row-index`); without it nothing is cached. */
   cacheDir?: string;
-  /** Called after each chunk of a pass with the bytes read so far and the file size. */
+  /** Called after each chunk of a pass with the bytes this pass has read and the bytes it will read (an extension reads only the new ones). */
   onProgress?: (bytes: number, total: number) => void;
 }
 
@@ -193,7 +193,8 @@ async function refreshIndex(base: Index, stat: fs.Stats, options: RowIndexOption
 async function scan(index: Index, size: number, options: RowIndexOptions): Promise<void> {
   const fd = fs.openSync(index.file, "r");
   const buffer = new Uint8Array(CHUNK);
-  let position = index.complete;
+  const from = index.complete;
+  let position = from;
   let lineStart = position;
   // State of the line in progress (it may span chunks): anything but blanks yet, and its last byte.
   let filled = false;
@@ -229,7 +230,7 @@ async function scan(index: Index, size: number, options: RowIndexOptions): Promi
         at = nl + 1;
       }
       position += n;
-      options.onProgress?.(position, size);
+      options.onProgress?.(position - from, size - from);
       // Let a server answer other requests during a long pass.
       if (++chunks % 32 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
     }
