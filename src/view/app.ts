@@ -19,7 +19,13 @@ async function searchRows(run: Run, q: string, cache: Map<string, { q: string; c
   const { readRowTexts } = await import("../jsonl/row-index.ts");
   const needle = q.toLowerCase();
   const matches = new Set<number>();
-  if (run.index) for (const { i, text } of readRowTexts(run.index)) if (text.toLowerCase().includes(needle)) matches.add(i);
+  if (run.index) {
+    for (const { i, text } of readRowTexts(run.index)) {
+      if (text.toLowerCase().includes(needle)) matches.add(i);
+      // A search reads every row: let other requests in now and then.
+      if (i % 2000 === 1999) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
   cache.set(run.id, { q, count, matches });
   return matches;
 }

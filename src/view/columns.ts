@@ -174,11 +174,8 @@ const obj = (v: unknown): Row | undefined => (v && typeof v === "object" && !Arr
 /** The usage block of a row: its own `usage` (cost accounting) first, else the model response's. */
 export function usageOf(row: Row): { input: number; output: number; total: number; cost: number } {
   const own = obj(row.usage);
-  const response = obj(obj(row.response)?.usage);
-  const pick = (key: string) => {
-    const a = num(own?.[key]);
-    return Number.isNaN(a) ? num(response?.[key]) : a;
-  };
+  const usage = own ?? obj(obj(row.response)?.usage);
+  const pick = (key: string) => num(usage?.[key]);
   const input = pick("input_tokens");
   const output = pick("output_tokens");
   let total = pick("total_tokens");

@@ -105,6 +105,12 @@ describe("gym view API", () => {
     expect(warnings.join("\n")).toContain("links outside");
   });
 
+  test("tokens and cost: a row's own usage first, else the model response's", async () => {
+    const { usageOf } = await import("./columns.ts");
+    expect(usageOf({ usage: { input_tokens: 3, output_tokens: 4, cost: 0.25 }, response: { usage: { input_tokens: 9, output_tokens: 9, total_tokens: 18 } } })).toEqual({ input: 3, output: 4, total: 7, cost: 0.25 });
+    expect(usageOf({ response: { usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } } })).toEqual({ input: 1, output: 2, total: 3, cost: NaN });
+  });
+
   test("a missing path is an error naming it", () => {
     expect(() => findRuns([join(dir, "nope")])).toThrow(/nope does not exist/);
   });
