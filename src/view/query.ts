@@ -43,6 +43,8 @@ const SORTABLE: Record<string, "task" | "rollout" | "reward" | "totalTokens" | "
 };
 
 const clean = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? null : n);
+/** A value kept in 32 bits, printed with the 7 digits it holds (1.741, not 1.7410000562667847). */
+const single = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? null : Number(n.toPrecision(7)));
 
 /** Reads a query from URL search parameters (what the page sends), with defaults for what is missing. */
 export function parseSampleQuery(params: URLSearchParams): SampleQuery {
@@ -106,7 +108,7 @@ export function sampleRow(columns: SampleColumns, i: number): SampleRow {
   return {
     index: i, task: clean(columns.task[i]), rollout: clean(columns.rollout[i]), reward: clean(columns.reward[i]),
     verdict: VERDICTS[columns.verdict[i] ?? 0] ?? "", failure_class: textAt(columns.failureClass, i),
-    total_tokens: clean(columns.totalTokens[i]), cost: clean(columns.cost[i]), latency: clean(columns.latency[i]),
+    total_tokens: clean(columns.totalTokens[i]), cost: clean(columns.cost[i]), latency: single(columns.latency[i]),
     fields: Object.fromEntries(Object.entries(columns.fields).map(([k, v]) => [k, textAt(v, i)])),
   };
 }
