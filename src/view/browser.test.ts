@@ -63,6 +63,10 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    // A Content-Security-Policy refusal or a failed request shows up as a console error.
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console: ${m.text()}`);
+    });
     page.on("dialog", (d) => {
       problems.push(`dialog: ${d.message()}`);
       void d.dismiss();
