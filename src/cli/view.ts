@@ -29,7 +29,7 @@ export default defineGymCommand({
       if (!out) throw new GymError("E_MISSING_ARGUMENT", "gym view bundle needs --output-dir DIR.", { hint: "e.g. gym view bundle results/ --output-dir viewer" });
       const { writeBundle } = await import("../view/bundle.ts");
       const { bytes } = await writeBundle(runs, out);
-      process.stdout.write(`Wrote ${runs.length} run(s) to ${join(out, "index.html")} (${Math.round(bytes / 1024)} KB); open it in a browser.\n`);
+      process.stdout.write(`Wrote ${runs.filter((r) => r.kind === "rollouts").length} run(s) to ${join(out, "index.html")} (${Math.round(bytes / 1024)} KB); open it in a browser.\n`);
       return;
     }
     const host = args.host ?? "127.0.0.1";
@@ -41,7 +41,7 @@ export default defineGymCommand({
     const chosen = port ?? ((await isPortFree(DEFAULT_PORT, host)) ? DEFAULT_PORT : 0);
     const served = await serve(app.fetch, { host, port: chosen });
     for (const run of runs) void run.refresh().catch((error) => note(`Warning: ${run.name}: ${(error as Error).message}`));
-    process.stdout.write(`Viewing ${runs.length} run(s) at ${served.url}/\n`);
+    process.stdout.write(`Viewing ${runs.filter((r) => r.kind === "rollouts").length} run(s) at ${served.url}/\n`);
     note("Press Ctrl-C to stop.");
     await waitForShutdownSignal();
     await served.stop();

@@ -79,7 +79,8 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
   test("Runs → Samples → Sample, the raw row, and Back", async () => {
     const { page, problems } = await open(server.url);
     await page.getByTestId("run-row").first().waitFor();
-    expect(await page.getByTestId("run-row").count()).toBe(3);
+    // Three runs and the baseline's failed attempts.
+    expect(await page.getByTestId("run-row").count()).toBe(4);
     await shot(page, "runs");
     await page.getByTestId("run-row").first().click();
     await page.getByTestId("sample-row").first().waitFor();
@@ -126,6 +127,10 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     await page.locator("input[name=q]").dispatchEvent("change");
     await page.getByText("1–3 of 3 (filtered from 60)").waitFor();
     await shot(page, "samples-filtered");
+    await page.goto(`${server.url}#/run/3`);
+    await page.locator("select[name=failure]").selectOption("agent_request_failed");
+    await page.getByText("1–2 of 2 (filtered from 3)").waitFor();
+    expect(await page.getByTestId("sample-row").first().innerText()).toContain("Cannot connect to host");
     await page.close();
   });
 
@@ -206,7 +211,7 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     expect(made.stdout).toContain("Wrote 3 run(s)");
     const { page, problems } = await open(`file://${out}/index.html`);
     await page.getByTestId("run-row").first().waitFor();
-    expect(await page.getByTestId("run-row").count()).toBe(3);
+    expect(await page.getByTestId("run-row").count()).toBe(4);
     await page.getByTestId("run-row").first().click();
     await page.getByTestId("sample-row").first().waitFor();
     expect(await page.getByTestId("sample-row").count()).toBe(50);

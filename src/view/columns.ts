@@ -115,7 +115,7 @@ export class ColumnsBuilder {
     const model = obj(r.response)?.model;
     this.texts.model.set(i, typeof model === "string" ? model : "");
     for (const [key, value] of Object.entries(r)) {
-      if (NOT_VERIFIER.has(key) || key.startsWith("_ng_") || key.startsWith("ng_")) continue;
+      if (NOT_VERIFIER.has(key) || ((key.startsWith("_ng_") || key.startsWith("ng_")) && !FAILURE_FIELDS.has(key))) continue;
       if (value !== null && typeof value === "object") continue;
       let column = this.fields.get(key);
       if (!column) {
@@ -163,6 +163,8 @@ export function revivedColumns(c: SampleColumns): SampleColumns {
 
 /** Top-level keys that are the rollout's machinery, not a verifier's answer. */
 const NOT_VERIFIER = new Set(["responses_create_params", "response", "reward", "agent_ref", "usage", "elapsed_seconds", "task_source", "skills_ref"]);
+/** What a failed attempt's row says about its failure (a `_failures.jsonl` row), shown beside the verifier's fields. */
+const FAILURE_FIELDS = new Set(["_ng_failure_type", "_ng_failure_message", "_ng_failure_http_status"]);
 const MAX_FIELDS = 4;
 const MAX_TEXT = 160;
 

@@ -32,6 +32,10 @@ export interface RunSummary {
   started: string | null;
   finished: string | null;
   live: boolean;
+  /** "rollouts", or "failures" for a run's `<stem>_failures.jsonl` (its failed attempts), listed after the runs. */
+  kind: "rollouts" | "failures";
+  /** For a failures entry: the id of its run; for a run: the id of its failures entry, if any. */
+  related: string | null;
 }
 
 /** One rollouts file and what is known about it so far. */
@@ -42,7 +46,10 @@ export class Run {
   private filling: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
 
-  constructor(readonly id: string, readonly file: string, readonly name: string, private readonly cacheDir: string | undefined) {}
+  /** The other side of a run and its failures file (set by findRuns). */
+  related: Run | undefined;
+
+  constructor(readonly id: string, readonly file: string, readonly name: string, private readonly cacheDir: string | undefined, readonly kind: "rollouts" | "failures" = "rollouts") {}
 
   /** Brings the index up to date (cheap when the file did not change) and keeps the columns filling. */
   async refresh(): Promise<void> {
@@ -111,7 +118,7 @@ export class Run {
 
   /** The run's line on the Runs screen. */
   summary(): RunSummary {
-    const paths = runPaths(this.file);
+    const paths = runPaths(this.kind === "failures" ? this.related!.file : this.file);
     const stat = fs.statSync(this.file);
     const c = this.columns;
     const health: Record<string, number> = {};
@@ -129,10 +136,10 @@ export class Run {
     const first = (column: { values: string[] }) => column.values.find(Boolean) ?? "";
     return {
       id: this.id, name: this.name, path: this.file, agent: first(c.agent), model: first(c.model),
-      rollouts: this.index?.count ?? 0, indexed: c.count, key_metrics: keyMetrics(paths.aggregateMetrics, c), health,
-      failures: countLines(paths.failures), tokens: sum(c.totalTokens), cost: sum(c.cost),
+      rollouts: this.index?.count ?? 0, indexed: c.count, key_metrics: this.kind === "failures" ? {} : keyMetrics(paths.aggregateMetrics, c), health,
+      failures: this.kind === "failures" ? (this.index?.count ?? 0) : countLines(paths.failures), tokens: sum(c.totalTokens), cost: sum(c.cost),
       started: startedAt ? new Date(startedAt).toISOString() : null, finished: new Date(stat.mtimeMs).toISOString(),
-      live: Date.now() - stat.mtimeMs < LIVE_MS,
+      live: Date.now() - stat.mtimeMs < LIVE_MS, kind: this.kind, related: this.related?.id ?? null,
     };
   }
 }
@@ -217,6 +224,15 @@ export function findRuns(inputs: string[], options: { cacheDir?: string; warn?: 
     if (seen.has(real)) continue;
     seen.add(real);
     runs.push(new Run(String(runs.length), file, runName(file), options.cacheDir));
+  }
+  // Each run's failed attempts, when it has any, as an entry of their own after the runs.
+  for (const run of [...runs]) {
+    const failures = runPaths(run.file).failures;
+    if (!(fs.statSync(failures, { throwIfNoEntry: false })?.size ?? 0) || !isInside(roots, failures)) continue;
+    const entry = new Run(String(runs.length), failures, `${run.name} · failures`, options.cacheDir, "failures");
+    entry.related = run;
+    run.related = entry;
+    runs.push(entry);
   }
   return { runs, roots };
 }

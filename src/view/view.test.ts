@@ -22,7 +22,8 @@ describe("gym view API", () => {
   const app = viewApp(runs);
 
   test("finds the fixture runs, not their sidecars; names a rollouts.jsonl by its folder", () => {
-    expect(runs.map((r) => r.name.split("/").pop())).toEqual(["baseline", "candidate", "xss"]);
+    expect(runs.map((r) => r.name.split("/").pop())).toEqual(["baseline", "candidate", "xss", "baseline · failures"]);
+    expect(runs.map((r) => r.kind)).toEqual(["rollouts", "rollouts", "rollouts", "failures"]);
   });
 
   test("runs: counts, key metrics from the aggregate metrics, health verdicts, tokens", async () => {
@@ -33,6 +34,16 @@ describe("gym view API", () => {
     expect(baseline.health).toEqual({ unhealthy: 6, healthy: 54 });
     expect(baseline.model).toBe("model-a");
     expect(baseline.tokens).toBeGreaterThan(0);
+    expect([baseline.failures, baseline.related]).toEqual([3, "3"]);
+  });
+
+  test("a run's failed attempts: their own entry, filtered by failure class", async () => {
+    const all = (await get(app, "/api/runs/3/samples")).body;
+    expect(all.failure_classes).toEqual(["agent_request_failed", "timeout_exceeded"]);
+    expect(all.fields).toContain("_ng_failure_message");
+    const failed = (await get(app, "/api/runs/3/samples?failure=agent_request_failed")).body;
+    expect(failed.rows.map((r: { task: number; failure_class: string }) => [r.task, r.failure_class])).toEqual([[3, "agent_request_failed"], [12, "agent_request_failed"]]);
+    expect((await get(app, "/api/runs/0/samples?failure=none")).body.matched).toBe(60);
   });
 
   test("samples: pages, sort, reward range, verdict and text search", async () => {

@@ -65,6 +65,7 @@ export function transcript(row: Row | null, raw: string): HTMLElement {
     input.map(item),
     list(response.output).map(item),
     obj(response.error) ? block("tool_output", "response error", pretty(response.error)) : null,
+    typeof row._ng_failure_class === "string" ? block("tool_output", `failed attempt · ${row._ng_failure_class}${typeof row._ng_failure_type === "string" ? ` · ${row._ng_failure_type}` : ""}`, String(row._ng_failure_message ?? "")) : null,
     h(
       "div",
       { class: "msg verifier" },

@@ -30,13 +30,13 @@ export async function runsScreen(screen: Screen): Promise<void> {
         h(
           "tr",
           { class: "clickable", "data-testid": "run-row", onclick: () => (location.hash = `#/run/${r.id}`) },
-          h("td", {}, h("a", { href: `#/run/${r.id}` }, r.name), r.live ? h("span", { class: "pill" }, "live") : null),
+          h("td", {}, h("a", { href: `#/run/${r.id}` }, r.name), r.live ? h("span", { class: "pill" }, "live") : null, r.kind === "failures" ? h("span", { class: "pill unhealthy" }, "failed attempts") : null),
           h("td", {}, r.agent || "—"),
           h("td", {}, r.model || "—"),
           h("td", { class: "num" }, r.indexed < r.rollouts ? `${fmt(r.rollouts)} (${fmt(r.indexed)} read)` : fmt(r.rollouts)),
           h("td", {}, metrics(r.key_metrics)),
           h("td", {}, Object.entries(r.health).map(([v, n]) => h("span", { class: `pill ${v}` }, `${v} ${n}`)), Object.keys(r.health).length ? null : "—"),
-          h("td", { class: "num" }, fmt(r.failures)),
+          h("td", { class: "num" }, r.kind === "rollouts" && r.related ? h("a", { href: `#/run/${r.related}`, onclick: (e: Event) => e.stopPropagation() }, fmt(r.failures)) : fmt(r.failures)),
           h("td", { class: "num" }, fmt(r.tokens)),
           h("td", { class: "num" }, r.cost === null ? "—" : `$${r.cost.toFixed(4)}`),
           h("td", {}, when(r.started)),
@@ -45,8 +45,9 @@ export async function runsScreen(screen: Screen): Promise<void> {
       ),
     ),
   );
-  const compare = runs.length >= 2 ? h("a", { class: "button", href: `#/compare/${runs[0]!.id}/${runs[1]!.id}`, "data-testid": "compare-link" }, `Compare ${runs[0]!.name} → ${runs[1]!.name}`) : null;
-  mount(screen.root, h("h2", {}, `${runs.length} run${runs.length === 1 ? "" : "s"}`), h("div", { class: "toolbar" }, compare), table);
+  const shown = runs.filter((r) => r.kind === "rollouts");
+  const compare = shown.length >= 2 ? h("a", { class: "button", href: `#/compare/${shown[0]!.id}/${shown[1]!.id}`, "data-testid": "compare-link" }, `Compare ${shown[0]!.name} → ${shown[1]!.name}`) : null;
+  mount(screen.root, h("h2", {}, `${shown.length} run${shown.length === 1 ? "" : "s"}`), h("div", { class: "toolbar" }, compare), table);
   if (runs.some((r) => r.live || r.indexed < r.rollouts)) {
     screen.status("live: refreshing every 2 s");
     setTimeout(() => {
