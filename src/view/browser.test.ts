@@ -51,12 +51,12 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
     server = await startView([fixtures]);
     children.push(server.child);
-  });
+  }, 60_000);
   afterAll(async () => {
     await browser?.close();
     for (const child of children) child.kill("SIGINT");
     fs.rmSync(work, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   /** A fresh page that fails the test on any script error and counts dialogs (an alert from a payload). */
   async function open(url: string): Promise<{ page: Page; problems: string[] }> {
@@ -105,7 +105,7 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     await page.getByTestId("run-row").first().waitFor();
     expect(problems).toEqual([]);
     await page.close();
-  });
+  }, 60_000);
 
   test("pagination and filters on the Samples screen", async () => {
     const { page } = await open(`${server.url}#/run/0`);
@@ -117,22 +117,26 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     await page.locator("input[name=min]").fill("1");
     await page.locator("input[name=min]").dispatchEvent("change");
     await page.getByText(`1–${rewards.filter((r) => r >= 1).length} of ${rewards.filter((r) => r >= 1).length} (filtered from 60)`).waitFor();
+    // Each change re-renders the screen: wait for it before the next one.
     await page.locator("input[name=min]").fill("");
     await page.locator("input[name=min]").dispatchEvent("change");
+    await page.getByText("1–50 of 60").waitFor();
     await page.locator("select[name=verdict]").selectOption("unhealthy");
     await page.getByText("1–6 of 6 (filtered from 60)").waitFor();
     expect(await page.getByTestId("sample-row").count()).toBe(6);
     await page.locator("select[name=verdict]").selectOption("");
+    await page.getByText("1–50 of 60").waitFor();
     await page.locator("input[name=q]").fill("Question 7:");
     await page.locator("input[name=q]").dispatchEvent("change");
     await page.getByText("1–3 of 3 (filtered from 60)").waitFor();
     await shot(page, "samples-filtered");
     await page.goto(`${server.url}#/run/3`);
+    await page.getByText("1–3 of 3").waitFor();
     await page.locator("select[name=failure]").selectOption("agent_request_failed");
     await page.getByText("1–2 of 2 (filtered from 3)").waitFor();
     expect(await page.getByTestId("sample-row").first().innerText()).toContain("Cannot connect to host");
     await page.close();
-  });
+  }, 60_000);
 
   test("Compare: flips match eval compare's per-task means and flip counts; side by side transcripts; plots", async () => {
     const { page, problems } = await open(server.url);
@@ -155,7 +159,7 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     await page.getByText(`task ${second}, first rollout of each run`).waitFor();
     expect(problems).toEqual([]);
     await page.close();
-  });
+  }, 60_000);
 
   test("Plots of a run", async () => {
     const { page } = await open(`${server.url}#/run/1/plots`);
@@ -163,7 +167,7 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     expect(await page.getByTestId("plot").count()).toBe(3);
     await shot(page, "plots");
     await page.close();
-  });
+  }, 60_000);
 
   test("hostile model output shows as text and never runs", async () => {
     const { page, problems } = await open(`${server.url}#/run/2`);
@@ -186,7 +190,7 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(problems).toEqual([]);
     await page.close();
-  });
+  }, 60_000);
 
   test("a run still being written refreshes on the Runs screen", async () => {
     const folder = join(work, "live");
@@ -201,7 +205,7 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     fs.appendFileSync(join(folder, "rollouts.jsonl"), `${lines.slice(5, 25).join("\n")}\n`);
     await page.getByTestId("run-row").getByText("25", { exact: true }).waitFor({ timeout: 10_000 });
     await page.close();
-  });
+  }, 60_000);
 
   test("gym view bundle opens from file:// with no server", async () => {
     const out = join(work, "bundle");
@@ -227,5 +231,5 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(problems).toEqual([]);
     await page.close();
-  });
+  }, 60_000);
 });

@@ -12,8 +12,10 @@ const when = (iso: string | null) => {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 };
 
-function metrics(m: Record<string, number>): string {
-  return Object.entries(m).slice(0, 3).map(([k, v]) => `${k} ${fmt(v)}`).join(" · ") || "—";
+/** The first three key metrics, one a line. */
+function metrics(m: Record<string, number>): HTMLElement[] | string {
+  const shown = Object.entries(m).slice(0, 3).map(([k, v]) => h("div", {}, h("span", { class: "muted" }, `${k} `), fmt(v)));
+  return shown.length ? shown : "—";
 }
 
 export async function runsScreen(screen: Screen): Promise<void> {
