@@ -82,6 +82,13 @@ describe.skipIf(!hasChromium)("gym view in chromium", () => {
     // Three runs and the baseline's failed attempts.
     expect(await page.getByTestId("run-row").count()).toBe(4);
     await shot(page, "runs");
+    // Any pair of runs can be compared from here (the compare-link takes the first two).
+    await page.locator("select[name=b]").selectOption({ label: (await page.getByTestId("run-row").nth(2).locator("a").first().innerText()) });
+    await page.getByRole("button", { name: "compare" }).click();
+    await page.waitForURL(/#\/compare\/0\/2$/);
+    await page.locator("h2", { hasText: /A: .*baseline.*B: .*xss/ }).waitFor();
+    await page.goBack();
+    await page.getByTestId("run-row").first().waitFor();
     await page.getByTestId("run-row").first().click();
     await page.getByTestId("sample-row").first().waitFor();
     expect(await page.getByTestId("sample-row").count()).toBe(50);

@@ -49,7 +49,11 @@ export async function runsScreen(screen: Screen): Promise<void> {
   );
   const shown = runs.filter((r) => r.kind === "rollouts");
   const compare = shown.length >= 2 ? h("a", { class: "button", href: `#/compare/${shown[0]!.id}/${shown[1]!.id}`, "data-testid": "compare-link" }, `Compare ${shown[0]!.name} → ${shown[1]!.name}`) : null;
-  mount(screen.root, h("h2", {}, `${shown.length} run${shown.length === 1 ? "" : "s"}`), h("div", { class: "toolbar" }, compare), table);
+  // Any other pair: pick A and B.
+  const pick = (name: string, selected: number) => h("select", { name }, shown.map((r, i) => h("option", { value: r.id, selected: i === selected }, r.name)));
+  const [pickA, pickB] = [pick("a", 0), pick("b", 1)];
+  const other = shown.length > 2 ? [h("span", { class: "muted" }, "or compare"), pickA, h("span", {}, "→"), pickB, h("button", { onclick: () => (location.hash = `#/compare/${(pickA as HTMLSelectElement).value}/${(pickB as HTMLSelectElement).value}`) }, "compare")] : null;
+  mount(screen.root, h("h2", {}, `${shown.length} run${shown.length === 1 ? "" : "s"}`), h("div", { class: "toolbar" }, compare, other), table);
   if (runs.some((r) => r.live || r.indexed < r.rollouts)) {
     screen.status("live: refreshing every 2 s");
     setTimeout(() => {
