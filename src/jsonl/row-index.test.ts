@@ -45,6 +45,7 @@ describe("row index", () => {
     expect(rows(grown)).toEqual(['{"n":0}', '{"n":1}', '{"n":2}', '{"n":3}']);
     // The second pass read from the last complete newline (the half row and what followed), not from byte 0.
     expect(passed).toBe('{"n":2}\n{"n":3}\n'.length);
+    expect(grown.reused).toBe(2);
     expect(grown.complete).toBe(fs.statSync(file).size);
 
     const reopened = await openRowIndex(file, { cacheDir });
@@ -52,8 +53,10 @@ describe("row index", () => {
     expect(reopened.offset(3)).toBe(grown.offset(3));
 
     fs.writeFileSync(file, '{"other":true}\n{"n":"changed"}\n');
-    const rebuilt = await openRowIndex(file, { cacheDir });
+    const rebuilt = await refreshRowIndex(reopened, { cacheDir });
     expect(rows(rebuilt)).toEqual(['{"other":true}', '{"n":"changed"}']);
+    expect(rebuilt.reused).toBe(0);
+    expect(rows(await openRowIndex(file, { cacheDir }))).toEqual(rows(rebuilt));
   });
 
   test("a corrupt cache file is a miss, not an error", async () => {

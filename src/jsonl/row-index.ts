@@ -24,6 +24,8 @@ export interface RowIndex {
   readonly mtimeMs: number;
   /** Byte just after the last newline: an extension re-reads from here (a row written half-way is re-read). */
   readonly complete: number;
+  /** Rows carried over unchanged from the index this one refreshed (0 when it was built afresh). */
+  readonly reused: number;
   /** Byte offset of row i. */
   offset(i: number): number;
   /** Byte length of row i (without its line end). */
@@ -48,6 +50,7 @@ class Index implements RowIndex {
     public complete: number,
     public head: string,
     public tail: string,
+    public reused = 0,
   ) {}
   offset(i: number): number {
     return this.offsets[i]!;
@@ -81,8 +84,11 @@ export async function openRowIndex(file: string, options: RowIndexOptions = {}):
 /** Brings an index up to date with its file: unchanged → the same index; grown → extended; anything else → rebuilt. */
 export async function refreshRowIndex(index: RowIndex, options: RowIndexOptions = {}): Promise<RowIndex> {
   const stat = statOf(index.file);
-  if (stat.size === index.size && stat.mtimeMs === index.mtimeMs) return index;
   const own = index as Index;
+  if (stat.size === own.size && stat.mtimeMs === own.mtimeMs) {
+    own.reused = own.count;
+    return own;
+  }
   const base = stat.size >= own.size && sameStart(own.file, own) ? own : empty(own.file);
   return refreshIndex(base, stat, options);
 }
@@ -181,7 +187,7 @@ async function refreshIndex(base: Index, stat: fs.Stats, options: RowIndexOption
   // Drop a row past the last newline: it may have been half-written; it is read again below.
   let count = base.count;
   while (count > 0 && base.offsets[count - 1]! >= base.complete) count--;
-  const index = new Index(base.file, base.offsets, base.lengths, count, stat.size, stat.mtimeMs, base.complete, base.head, base.tail);
+  const index = new Index(base.file, base.offsets, base.lengths, count, stat.size, stat.mtimeMs, base.complete, base.head, base.tail, count);
   await scan(index, stat.size, options);
   index.head = headDigest(index.file, index.complete);
   index.tail = tailDigest(index.file, index.complete);

@@ -43,6 +43,7 @@ export class Run {
   index: RowIndex | undefined;
   private builder = new ColumnsBuilder();
   private verdicts = new Map<string, number>();
+  private verdictsTime = -1;
   private filling: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
 
@@ -55,12 +56,13 @@ export class Run {
   async refresh(): Promise<void> {
     this.refreshing ??= (async () => {
       this.index = this.index ? await refreshRowIndex(this.index, { cacheDir: this.cacheDir }) : await openRowIndex(this.file, { cacheDir: this.cacheDir });
-      if (this.index.count < this.builder.count) {
-        this.builder = new ColumnsBuilder(this.index.count);
-        this.verdicts = readVerdicts(runPaths(this.file).rolloutVerdicts);
-      }
-      if (this.builder.count === 0) {
-        this.verdicts = readVerdicts(runPaths(this.file).rolloutVerdicts);
+      // Rows already read that changed (the file was rewritten), or verdicts written since (the health check
+      // runs at the end of a run): read the rows again.
+      const verdictsFile = runPaths(this.file).rolloutVerdicts;
+      const verdictsTime = fs.statSync(verdictsFile, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      if (this.index.reused < this.builder.count || verdictsTime !== this.verdictsTime) {
+        this.verdicts = readVerdicts(verdictsFile);
+        this.verdictsTime = verdictsTime;
         this.builder = new ColumnsBuilder(this.index.count);
       }
       this.filling ??= this.fill().finally(() => (this.filling = undefined));
@@ -89,6 +91,7 @@ export class Run {
       if (start >= index.count) return;
       const end = Math.min(index.count, start + 500);
       const builder = this.builder;
+      // (Synchronous: no refresh can replace the builder or the index within a batch.)
       for (const { i, text } of readRowTexts(index, start, end)) {
         const row = parseRow(text);
         // A last line without its newline that does not parse is still being written: wait for the rest.
@@ -102,8 +105,8 @@ export class Run {
         collectGarbage();
         parsedBytes = 0;
       }
+      // A refresh may have replaced the builder meanwhile: the loop then goes on filling the new one.
       await new Promise((resolve) => setTimeout(resolve, 0));
-      if (builder !== this.builder) return;
     }
   }
 

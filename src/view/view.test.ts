@@ -116,6 +116,19 @@ describe("gym view API", () => {
     expect(warnings.join("\n")).toContain("links outside");
   });
 
+  test("a rewritten file is read again; verdicts written after the rows show up", async () => {
+    const folder = join(dir, "rewritten");
+    fs.mkdirSync(folder);
+    const file = join(folder, "rollouts.jsonl");
+    fs.writeFileSync(file, '{"_ng_task_index":0,"_ng_rollout_index":0,"reward":0}\n{"_ng_task_index":1,"_ng_rollout_index":0,"reward":0}\n');
+    const app2 = viewApp(findRuns([file]).runs);
+    expect((await get(app2, "/api/runs/0/samples")).body.rows.map((r: { reward: number }) => r.reward)).toEqual([0, 0]);
+    fs.writeFileSync(file, '{"_ng_task_index":0,"_ng_rollout_index":0,"reward":1}\n{"_ng_task_index":1,"_ng_rollout_index":0,"reward":0.5}\n{"_ng_task_index":2,"_ng_rollout_index":0,"reward":1}\n');
+    expect((await get(app2, "/api/runs/0/samples")).body.rows.map((r: { reward: number }) => r.reward)).toEqual([1, 0.5, 1]);
+    fs.writeFileSync(join(folder, "rollout_verdicts.jsonl"), '{"_ng_task_index":1,"_ng_rollout_index":0,"rollout_id":"1:0","verdict":"unhealthy","findings":[]}\n');
+    expect((await get(app2, "/api/runs/0/samples?verdict=unhealthy")).body.rows.map((r: { task: number }) => r.task)).toEqual([1]);
+  });
+
   test("tokens and cost: a row's own usage first, else the model response's", async () => {
     const { usageOf } = await import("./columns.ts");
     expect(usageOf({ usage: { input_tokens: 3, output_tokens: 4, cost: 0.25 }, response: { usage: { input_tokens: 9, output_tokens: 9, total_tokens: 18 } } })).toEqual({ input: 3, output: 4, total: 7, cost: 0.25 });
