@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from "node:path";
 export const LAYERS: string[][] = [
   ["main.ts"],
   ["cli"],
-  ["cluster", "export"],
+  ["cluster", "export", "view"],
   ["run"],
   ["stages"],
   ["catalog"],

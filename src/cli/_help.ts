@@ -63,7 +63,10 @@ export function commandHelp(path: string, command: GymCommandDef<ArgsDef>): stri
   const flags = Object.entries(command.args).filter(([, def]) => def.type !== "positional");
   const usage = [
     `gym ${path}`,
-    ...positionals.map(([name, def]) => (def.required === false ? `[${name.toUpperCase()}]` : `<${name.toUpperCase()}>`)),
+    ...positionals.map(([name, def]) => {
+      const shown = `${name.toUpperCase()}${(def as { variadic?: boolean }).variadic ? " ..." : ""}`;
+      return def.required === false ? `[${shown}]` : `<${shown}>`;
+    }),
     flags.length > 0 ? "[options]" : "",
     command.overrides ? "[+key=value ...]" : "",
   ].filter(Boolean);

@@ -201,8 +201,10 @@ function checkFlags(flags: string[], args: ArgsDef, where: string): void {
     if (!findArg(args, name)) throw unknownFlag(token.split("=")[0]!, known, where);
   }
   const positionals = Object.values(args).filter((def) => def.type === "positional").length;
+  // A positional declared `variadic: true` (gym view's PATH ...) takes every remaining argument (citty gives them in `_`).
+  const variadic = Object.values(args).some((def) => def.type === "positional" && (def as { variadic?: boolean }).variadic);
   const given = countPositionals(flags, args);
-  if (given > positionals) {
+  if (!variadic && given > positionals) {
     const extra = positionalTokens(flags, args)[positionals] ?? "";
     throw new GymError("E_USAGE", `Unexpected argument '${extra}' for ${where}.`, { hint: `Run \`${where} --help\` for usage.` });
   }

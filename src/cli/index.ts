@@ -14,6 +14,7 @@ export const tree: Record<string, GroupEntry | CommandEntry> = {
     },
   },
   search: { description: "Search the environment catalog, or one component type, by fuzzy match", load: () => import("./search.ts") },
+  view: { description: "Browse runs in a local web viewer: transcripts, compare, plots (or write a static bundle)", load: () => import("./view.ts") },
   dataset: {
     description: "Prepare, preview and check datasets",
     commands: {
