@@ -34,4 +34,11 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/hmmt_feb25/prepare.ts": () => import("./hmmt_feb25/prepare.ts"),
   "benchmarks/hmmt_nov25/prepare.ts": () => import("./hmmt_nov25/prepare.ts"),
   "benchmarks/math-500/prepare.ts": () => import("./math-500/prepare.ts"),
+  "benchmarks/aime24-x/prepare.ts": () => import("./aime24-x/prepare.ts"),
+  "benchmarks/aime25-x/prepare.ts": () => import("./aime25-x/prepare.ts"),
+  "benchmarks/gpqa-x/prepare.ts": () => import("./gpqa-x/prepare.ts"),
+  "benchmarks/mmlu_pro/prepare.ts": () => import("./mmlu_pro/prepare.ts"),
+  "benchmarks/mmlu-redux/prepare.ts": () => import("./mmlu-redux/prepare.ts"),
+  "benchmarks/supergpqa/prepare.ts": () => import("./supergpqa/prepare.ts"),
+  "benchmarks/frontierscience_research/prepare.ts": () => import("./frontierscience_research/prepare.ts"),
 };
