@@ -3,7 +3,7 @@ writes when `datasets.load_dataset` hands it the rows of fixtures/catalog_prepar
 
     /usr/bin/python3 scripts/catalog-prepare-golden.py GYM_DIR   # GYM_DIR: a NeMo Gym checkout (07d6b0d)
 
-Only `datasets`, `tqdm` and `nemo_gym.global_config` are stood in for (none is installed here); every prepare.py runs
+Only `datasets` (load_dataset, get_dataset_config_names), `tqdm` and `nemo_gym.global_config` are stood in for (none is installed here); every prepare.py runs
 unchanged, writing into a temporary folder.
 """
 import importlib.util, json, os, sys, tempfile, types
@@ -23,7 +23,10 @@ def load_dataset(repo, name=None, split=None, data_files=None, token=None):
     columns = list(dict.fromkeys(k for r in rows for k in r))  # `datasets` gives every row every column
     return [{c: r.get(c) for c in columns} for r in rows]
 
-sys.modules["datasets"] = types.SimpleNamespace(load_dataset=load_dataset)
+def get_dataset_config_names(repo):
+    return list(dict.fromkeys(k.split("|")[1] for k in inputs if k.startswith(repo + "|")))
+
+sys.modules["datasets"] = types.SimpleNamespace(load_dataset=load_dataset, get_dataset_config_names=get_dataset_config_names)
 sys.modules["tqdm"] = types.ModuleType("tqdm")
 sys.modules["tqdm.auto"] = types.SimpleNamespace(tqdm=lambda x, **k: x)
 sys.modules["nemo_gym"] = types.ModuleType("nemo_gym")
@@ -31,7 +34,7 @@ sys.modules["nemo_gym.global_config"] = types.SimpleNamespace(HF_TOKEN_KEY_NAME=
 
 RUNS = {
     "aime24-x": {}, "aime25-x": {}, "gpqa-x": {}, "mmlu_pro": {}, "supergpqa": {},
-    "mmlu-redux": {}, "frontierscience_research": {},
+    "mmlu-redux": {}, "frontierscience_research": {}, "global-piqa": {},
     "aime24-x:en": {"prompt_language": "en", "languages": ["fr", "de"]},
     "gpqa-x:en": {"prompt_language": "en", "languages": ["ja"]},
     "supergpqa:seed7": {"random_seed": 7},

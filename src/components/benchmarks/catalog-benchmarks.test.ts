@@ -40,6 +40,8 @@ beforeAll(async () => {
     if (config.endsWith(".jsonl")) hub.addFile(repo, config, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
     else hub.addFile(repo, `${config}/${split}/0000.parquet`, parquetBytes(rows), { revision: "refs/convert/parquet" });
   }
+  const piqaConfigs = Object.keys(inputs).filter((k) => k.startsWith("mrlbenchmarks/")).map((k) => k.split("|")[1]);
+  hub.addFile("mrlbenchmarks/global-piqa-nonparallel", "README.md", `---\nconfigs:\n${piqaConfigs.map((c) => `- config_name: ${c}\n  data_files: ${c}/test-*`).join("\n")}\n---\n# Global PIQA\n`);
 });
 afterAll(async () => {
   process.env = saved;
@@ -67,6 +69,9 @@ describe("catalog benchmarks: prepare writes NeMo Gym's lines", () => {
   });
   test("mmlu-redux: per-subject configs; corrected ground truth kept, unusable rows dropped", async () => {
     expect(await run("mmlu-redux", { subjects: ["abstract_algebra", "anatomy"] })).toBe(expected["mmlu-redux"]!);
+  });
+  test("global-piqa: every language config the card declares, two options, four per-row regexes", async () => {
+    expect(await run("global-piqa")).toBe(expected["global-piqa"]!);
   });
   test("frontierscience_research: three subjects, rubric as expected_answer, 7/10 threshold floats", async () => {
     const text = await run("frontierscience_research");

@@ -41,4 +41,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/mmlu-redux/prepare.ts": () => import("./mmlu-redux/prepare.ts"),
   "benchmarks/supergpqa/prepare.ts": () => import("./supergpqa/prepare.ts"),
   "benchmarks/frontierscience_research/prepare.ts": () => import("./frontierscience_research/prepare.ts"),
+  "benchmarks/global-piqa/prepare.ts": () => import("./global-piqa/prepare.ts"),
 };
