@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gym } from "../../testing/binary.ts";
 import { type HubServer, startHubServer } from "../../testing/hub-server.ts";
 import { parquetBytes } from "../../testing/parquet.ts";
 import type { PrepareContext } from "./_prepare.ts";
@@ -101,4 +102,22 @@ describe("catalog benchmarks: refusals", () => {
       process.env.NEMO_GYM_CACHE_DIR = join(dir, "cache");
     }
   });
+});
+
+describe("catalog benchmarks on the binary", () => {
+  const NEW = ["aime24-x", "aime25-x", "gpqa-x", "mmlu_pro", "supergpqa", "mmlu-redux", "global-piqa", "frontierscience_research"];
+  test("gym list benchmarks shows them; eval prepare then eval run --benchmark against mock_model scores every rollout", async () => {
+    const list = await gym(["list", "benchmarks", "--json"]);
+    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(NEW));
+    const env = { HF_ENDPOINT: hub.url, NEMO_GYM_CACHE_DIR: join(dir, "cache-binary") };
+    for (const [benchmark, rollouts] of [["mmlu_pro", 2], ["supergpqa", 3], ["global-piqa", 3], ["gpqa-x", 5 * 8]] as const) {
+      const prepared = await gym(["eval", "prepare", "--benchmark", benchmark], { cwd: dir, env });
+      expect(prepared.code).toBe(0);
+      const ran = await gym(["eval", "run", "--benchmark", benchmark, "--model-type", "mock_model", "-o", `runs/${benchmark}.jsonl`], { cwd: dir, env });
+      expect(ran.stderr).toContain(`Coverage: ${rollouts} of ${rollouts} rollouts scored (${rollouts} succeeded)`);
+      expect(ran.code).toBe(0);
+      const first = JSON.parse(readFileSync(join(dir, "runs", `${benchmark}.jsonl`), "utf8").split("\n")[0]!);
+      expect(first.agent_ref.name).toMatch(new RegExp(`^${benchmark.replace("-", "[-_]")}_mcqa_simple_agent$`));
+    }
+  }, 240_000);
 });
