@@ -3,7 +3,7 @@ writes when `datasets.load_dataset` hands it the rows of fixtures/catalog_prepar
 
     /usr/bin/python3 scripts/catalog-prepare-golden.py GYM_DIR   # GYM_DIR: a NeMo Gym checkout (07d6b0d)
 
-Only `datasets` (load_dataset, get_dataset_config_names), `tqdm` and `nemo_gym.global_config` are stood in for (none is installed here); every prepare.py runs
+Only `datasets` (load_dataset, get_dataset_config_names), `urllib.request.urlretrieve` (mmlu gets mmlu-data.tar), `tqdm` and `nemo_gym.global_config` are stood in for (none is installed here); every prepare.py runs
 unchanged, writing into a temporary folder.
 """
 import importlib.util, json, os, sys, tempfile, types
@@ -32,9 +32,12 @@ sys.modules["tqdm.auto"] = types.SimpleNamespace(tqdm=lambda x, **k: x)
 sys.modules["nemo_gym"] = types.ModuleType("nemo_gym")
 sys.modules["nemo_gym.global_config"] = types.SimpleNamespace(HF_TOKEN_KEY_NAME="hf_token", get_global_config_dict=lambda: {})
 
+import shutil, urllib.request
+urllib.request.urlretrieve = lambda url, dest: shutil.copy(fixtures / "mmlu-data.tar", dest)  # mmlu's data.tar
+
 RUNS = {
     "aime24-x": {}, "aime25-x": {}, "gpqa-x": {}, "mmlu_pro": {}, "supergpqa": {},
-    "mmlu-redux": {}, "frontierscience_research": {}, "global-piqa": {},
+    "mmlu-redux": {}, "frontierscience_research": {}, "global-piqa": {}, "mmlu": {}, "mmlu:dev": {"split": "dev"},
     "aime24-x:en": {"prompt_language": "en", "languages": ["fr", "de"]},
     "gpqa-x:en": {"prompt_language": "en", "languages": ["ja"]},
     "supergpqa:seed7": {"random_seed": 7},

@@ -12,6 +12,7 @@ import { type HubServer, startHubServer } from "../../testing/hub-server.ts";
 import { parquetBytes } from "../../testing/parquet.ts";
 import type { PrepareContext } from "./_prepare.ts";
 import { builtinPrepareScripts } from "./index.ts";
+import { prepare as prepareMmlu } from "./mmlu/prepare.ts";
 
 const fixtures = join(import.meta.dir, "..", "..", "..", "fixtures", "catalog_prepare");
 const inputs = JSON.parse(readFileSync(join(fixtures, "inputs.json"), "utf8")) as Record<string, Record<string, unknown>[]>;
@@ -19,6 +20,7 @@ const expected = JSON.parse(readFileSync(join(fixtures, "expected.json"), "utf8"
 
 let dir: string;
 let hub: HubServer;
+let files: ReturnType<typeof Bun.serve>;
 const saved = { ...process.env };
 
 const ctx = (name: string, args: Record<string, unknown> = {}): PrepareContext => ({ outputPath: join(dir, `${name}.jsonl`), args, download: async () => "", writeRows: async () => {}, log: () => {} });
@@ -41,11 +43,14 @@ beforeAll(async () => {
     if (config.endsWith(".jsonl")) hub.addFile(repo, config, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
     else hub.addFile(repo, `${config}/${split}/0000.parquet`, parquetBytes(rows), { revision: "refs/convert/parquet" });
   }
+  const tar = readFileSync(join(fixtures, "mmlu-data.tar"));
+  files = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (new URL(req.url).pathname === "/~hendrycks/data.tar" ? new Response(tar) : new Response("404", { status: 404 })) });
   const piqaConfigs = Object.keys(inputs).filter((k) => k.startsWith("mrlbenchmarks/")).map((k) => k.split("|")[1]);
   hub.addFile("mrlbenchmarks/global-piqa-nonparallel", "README.md", `---\nconfigs:\n${piqaConfigs.map((c) => `- config_name: ${c}\n  data_files: ${c}/test-*`).join("\n")}\n---\n# Global PIQA\n`);
 });
 afterAll(async () => {
   process.env = saved;
+  files.stop(true);
   await hub.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -73,6 +78,19 @@ describe("catalog benchmarks: prepare writes NeMo Gym's lines", () => {
   });
   test("global-piqa: every language config the card declares, two options, four per-row regexes", async () => {
     expect(await run("global-piqa")).toBe(expected["global-piqa"]!);
+  });
+  test("mmlu: data.tar by URL through the cache; archive order, Python csv quoting, six-column rows only, dev split", async () => {
+    const url = `${files.url.origin}/~hendrycks/data.tar`;
+    const logs: string[] = [];
+    const c = { ...ctx("mmlu"), log: (l: string) => logs.push(l) };
+    await prepareMmlu(c, url);
+    expect(readFileSync(c.outputPath, "utf8")).toBe(expected.mmlu!);
+    expect(logs.filter((l) => l.startsWith("Warning: skipping row in abstract_algebra_test.csv"))).toHaveLength(2);
+    const dev = ctx("mmlu-dev", { split: "dev" });
+    await prepareMmlu(dev, url);
+    expect(readFileSync(dev.outputPath, "utf8")).toBe(expected["mmlu:dev"]!);
+    await expect(prepareMmlu(ctx("mmlu-bad", { split: "train" }), url)).rejects.toThrow(/split must be one of dev, test, val/);
+    await expect(prepareMmlu(ctx("mmlu-404"), `${files.url.origin}/none.tar`)).rejects.toThrow(/none\.tar/);
   });
   test("frontierscience_research: three subjects, rubric as expected_answer, 7/10 threshold floats", async () => {
     const text = await run("frontierscience_research");
@@ -105,7 +123,7 @@ describe("catalog benchmarks: refusals", () => {
 });
 
 describe("catalog benchmarks on the binary", () => {
-  const NEW = ["aime24-x", "aime25-x", "gpqa-x", "mmlu_pro", "supergpqa", "mmlu-redux", "global-piqa", "frontierscience_research"];
+  const NEW = ["mmlu", "aime24-x", "aime25-x", "gpqa-x", "mmlu_pro", "supergpqa", "mmlu-redux", "global-piqa", "frontierscience_research"];
   test("gym list benchmarks shows them; eval prepare then eval run --benchmark against mock_model scores every rollout", async () => {
     const list = await gym(["list", "benchmarks", "--json"]);
     expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(NEW));
