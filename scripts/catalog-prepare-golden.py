@@ -33,11 +33,15 @@ sys.modules["nemo_gym"] = types.ModuleType("nemo_gym")
 sys.modules["nemo_gym.global_config"] = types.SimpleNamespace(HF_TOKEN_KEY_NAME="hf_token", get_global_config_dict=lambda: {})
 
 import shutil, urllib.request
-urllib.request.urlretrieve = lambda url, dest: shutil.copy(fixtures / "mmlu-data.tar", dest)  # mmlu's data.tar
+def urlretrieve(url, dest):  # mmlu's data.tar, mmmlu's simple-evals CSVs
+    shutil.copy(fixtures / ("mmlu-data.tar" if url.endswith("/data.tar") else f"mmmlu/{url.rsplit('/', 1)[1]}"), dest)
+
+urllib.request.urlretrieve = urlretrieve
+shutil.rmtree(gym_dir / "benchmarks" / "mmmlu" / "data", ignore_errors=True)  # its CSV cache
 
 RUNS = {
     "aime24-x": {}, "aime25-x": {}, "gpqa-x": {}, "mmlu_pro": {}, "supergpqa": {},
-    "mmlu-redux": {}, "frontierscience_research": {}, "global-piqa": {}, "mmlu": {}, "mmlu:dev": {"split": "dev"},
+    "mmlu-redux": {}, "frontierscience_research": {}, "global-piqa": {}, "mmlu": {}, "mmlu:dev": {"split": "dev"}, "mmmlu": {"languages": ["DE-DE", "JA-JP"], "include_english": True},
     "aime24-x:en": {"prompt_language": "en", "languages": ["fr", "de"]},
     "gpqa-x:en": {"prompt_language": "en", "languages": ["ja"]},
     "supergpqa:seed7": {"random_seed": 7},

@@ -13,6 +13,7 @@ import { parquetBytes } from "../../testing/parquet.ts";
 import type { PrepareContext } from "./_prepare.ts";
 import { builtinPrepareScripts } from "./index.ts";
 import { prepare as prepareMmlu } from "./mmlu/prepare.ts";
+import { prepare as prepareMmmlu } from "./mmmlu/prepare.ts";
 
 const fixtures = join(import.meta.dir, "..", "..", "..", "fixtures", "catalog_prepare");
 const inputs = JSON.parse(readFileSync(join(fixtures, "inputs.json"), "utf8")) as Record<string, Record<string, unknown>[]>;
@@ -44,7 +45,17 @@ beforeAll(async () => {
     else hub.addFile(repo, `${config}/${split}/0000.parquet`, parquetBytes(rows), { revision: "refs/convert/parquet" });
   }
   const tar = readFileSync(join(fixtures, "mmlu-data.tar"));
-  files = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (new URL(req.url).pathname === "/~hendrycks/data.tar" ? new Response(tar) : new Response("404", { status: 404 })) });
+  files = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(req) {
+      const path = new URL(req.url).pathname;
+      if (path === "/~hendrycks/data.tar") return new Response(tar);
+      const csv = /^\/simple-evals\/(mmlu(?:_[A-Z]{2}-[A-Z]{2})?\.csv)$/.exec(path);
+      if (csv && existsSync(join(fixtures, "mmmlu", csv[1]!))) return new Response(readFileSync(join(fixtures, "mmmlu", csv[1]!)));
+      return new Response("404", { status: 404 });
+    },
+  });
   const piqaConfigs = Object.keys(inputs).filter((k) => k.startsWith("mrlbenchmarks/")).map((k) => k.split("|")[1]);
   hub.addFile("mrlbenchmarks/global-piqa-nonparallel", "README.md", `---\nconfigs:\n${piqaConfigs.map((c) => `- config_name: ${c}\n  data_files: ${c}/test-*`).join("\n")}\n---\n# Global PIQA\n`);
 });
@@ -92,6 +103,14 @@ describe("catalog benchmarks: prepare writes NeMo Gym's lines", () => {
     await expect(prepareMmlu(ctx("mmlu-bad", { split: "train" }), url)).rejects.toThrow(/split must be one of dev, test, val/);
     await expect(prepareMmlu(ctx("mmlu-404"), `${files.url.origin}/none.tar`)).rejects.toThrow(/none\.tar/);
   });
+  test("mmmlu: simple-evals CSVs read as pandas reads them (NA strings, NaN-padded short rows, typed columns, CR LF in quotes)", async () => {
+    const c = ctx("mmmlu", { languages: ["DE-DE", "JA-JP"], include_english: true });
+    await prepareMmmlu(c, `${files.url.origin}/simple-evals/`);
+    const text = readFileSync(c.outputPath, "utf8");
+    expect(text).toBe(expected.mmmlu!);
+    expect(text).toContain('{"C": NaN}');
+    await expect(prepareMmmlu(ctx("mmmlu-bad", { languages: ["XX-YY"] }), `${files.url.origin}/simple-evals/`)).rejects.toThrow(/Unsupported languages: XX-YY/);
+  });
   test("frontierscience_research: three subjects, rubric as expected_answer, 7/10 threshold floats", async () => {
     const text = await run("frontierscience_research");
     expect(text).toBe(expected.frontierscience_research!);
@@ -123,7 +142,7 @@ describe("catalog benchmarks: refusals", () => {
 });
 
 describe("catalog benchmarks on the binary", () => {
-  const NEW = ["mmlu", "aime24-x", "aime25-x", "gpqa-x", "mmlu_pro", "supergpqa", "mmlu-redux", "global-piqa", "frontierscience_research"];
+  const NEW = ["mmlu", "mmmlu", "aime24-x", "aime25-x", "gpqa-x", "mmlu_pro", "supergpqa", "mmlu-redux", "global-piqa", "frontierscience_research"];
   test("gym list benchmarks shows them; eval prepare then eval run --benchmark against mock_model scores every rollout", async () => {
     const list = await gym(["list", "benchmarks", "--json"]);
     expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(NEW));

@@ -43,4 +43,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/frontierscience_research/prepare.ts": () => import("./frontierscience_research/prepare.ts"),
   "benchmarks/global-piqa/prepare.ts": () => import("./global-piqa/prepare.ts"),
   "benchmarks/mmlu/prepare.ts": () => import("./mmlu/prepare.ts"),
+  "benchmarks/mmmlu/prepare.ts": () => import("./mmmlu/prepare.ts"),
 };
