@@ -6,7 +6,7 @@ writes when `datasets.load_dataset` hands it the rows of fixtures/catalog_prepar
 Only `datasets` (load_dataset, get_dataset_config_names), `urllib.request.urlretrieve` (mmlu gets mmlu-data.tar), `tqdm` and `nemo_gym.global_config` are stood in for (none is installed here); every prepare.py runs
 unchanged, writing into a temporary folder.
 """
-import importlib.util, json, os, sys, tempfile, types
+import importlib.util, io, json, os, sys, tempfile, types
 from pathlib import Path
 
 gym_dir = Path(sys.argv[1])
@@ -36,12 +36,17 @@ import shutil, urllib.request
 def urlretrieve(url, dest):  # mmlu's data.tar, mmmlu's simple-evals CSVs
     shutil.copy(fixtures / ("mmlu-data.tar" if url.endswith("/data.tar") else f"mmmlu/{url.rsplit('/', 1)[1]}"), dest)
 
+class _Body(io.BytesIO):
+    def __enter__(self): return self
+    def __exit__(self, *a): return False
+
 urllib.request.urlretrieve = urlretrieve
+urllib.request.urlopen = lambda url: _Body((fixtures / "mmlu_prox" / "lang_libs.py").read_bytes())  # mmlu_prox's lang_libs.py
 shutil.rmtree(gym_dir / "benchmarks" / "mmmlu" / "data", ignore_errors=True)  # its CSV cache
 
 RUNS = {
     "aime24-x": {}, "aime25-x": {}, "gpqa-x": {}, "mmlu_pro": {}, "supergpqa": {},
-    "mmlu-redux": {}, "frontierscience_research": {}, "global-piqa": {}, "mmlu": {}, "mmlu:dev": {"split": "dev"}, "mmmlu": {"languages": ["DE-DE", "JA-JP"], "include_english": True},
+    "mmlu-redux": {}, "frontierscience_research": {}, "global-piqa": {}, "mmlu": {}, "mmlu:dev": {"split": "dev"}, "mmmlu": {"languages": ["DE-DE", "JA-JP"], "include_english": True}, "mmlu_prox": {"languages": ["en", "ja", "af"]},
     "aime24-x:en": {"prompt_language": "en", "languages": ["fr", "de"]},
     "gpqa-x:en": {"prompt_language": "en", "languages": ["ja"]},
     "supergpqa:seed7": {"random_seed": 7},

@@ -13,6 +13,7 @@ import { parquetBytes } from "../../testing/parquet.ts";
 import type { PrepareContext } from "./_prepare.ts";
 import { builtinPrepareScripts } from "./index.ts";
 import { prepare as prepareMmlu } from "./mmlu/prepare.ts";
+import { prepare as prepareMmluProx } from "./mmlu_prox/prepare.ts";
 import { prepare as prepareMmmlu } from "./mmmlu/prepare.ts";
 
 const fixtures = join(import.meta.dir, "..", "..", "..", "fixtures", "catalog_prepare");
@@ -51,6 +52,8 @@ beforeAll(async () => {
     fetch(req) {
       const path = new URL(req.url).pathname;
       if (path === "/~hendrycks/data.tar") return new Response(tar);
+      if (path === "/lm_eval/tasks/mmlu_prox/lang_libs.py") return new Response(readFileSync(join(fixtures, "mmlu_prox", "lang_libs.py")));
+      if (path === "/tampered/lang_libs.py") return new Response(`${readFileSync(join(fixtures, "mmlu_prox", "lang_libs.py"), "utf8")}\n`);
       const csv = /^\/simple-evals\/(mmlu(?:_[A-Z]{2}-[A-Z]{2})?\.csv)$/.exec(path);
       if (csv && existsSync(join(fixtures, "mmmlu", csv[1]!))) return new Response(readFileSync(join(fixtures, "mmmlu", csv[1]!)));
       return new Response("404", { status: 404 });
@@ -111,6 +114,14 @@ describe("catalog benchmarks: prepare writes NeMo Gym's lines", () => {
     expect(text).toContain('{"C": NaN}');
     await expect(prepareMmmlu(ctx("mmmlu-bad", { languages: ["XX-YY"] }), `${files.url.origin}/simple-evals/`)).rejects.toThrow(/Unsupported languages: XX-YY/);
   });
+  test("mmlu_prox: lang_libs.py by URL, sha256-checked and read as data; language templates, per-row regex, ASCII escapes", async () => {
+    const c = ctx("mmlu_prox", { languages: ["en", "ja", "af"] });
+    await prepareMmluProx(c, `${files.url.origin}/lm_eval/tasks/mmlu_prox/lang_libs.py`);
+    expect(readFileSync(c.outputPath, "utf8")).toBe(expected.mmlu_prox!);
+    const bad = await prepareMmluProx(ctx("mmlu_prox-bad"), `${files.url.origin}/tampered/lang_libs.py`).then(() => null, (e: Error) => e);
+    expect(bad?.message).toMatch(/lang_libs\.py checksum mismatch: expected 582a892b/);
+    expect(existsSync(join(dir, "mmlu_prox-bad.jsonl"))).toBe(false);
+  });
   test("frontierscience_research: three subjects, rubric as expected_answer, 7/10 threshold floats", async () => {
     const text = await run("frontierscience_research");
     expect(text).toBe(expected.frontierscience_research!);
@@ -142,13 +153,14 @@ describe("catalog benchmarks: refusals", () => {
 });
 
 describe("catalog benchmarks on the binary", () => {
-  const NEW = ["mmlu", "mmmlu", "aime24-x", "aime25-x", "gpqa-x", "mmlu_pro", "supergpqa", "mmlu-redux", "global-piqa", "frontierscience_research"];
+  const NEW = ["mmlu", "mmmlu", "mmlu_prox", "aime24-x", "aime25-x", "gpqa-x", "mmlu_pro", "supergpqa", "mmlu-redux", "global-piqa", "frontierscience_research"];
   test("gym list benchmarks shows them; eval prepare then eval run --benchmark against mock_model scores every rollout", async () => {
     const list = await gym(["list", "benchmarks", "--json"]);
     expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(NEW));
     const env = { HF_ENDPOINT: hub.url, NEMO_GYM_CACHE_DIR: join(dir, "cache-binary") };
-    for (const [benchmark, rollouts] of [["mmlu_pro", 2], ["supergpqa", 3], ["global-piqa", 3], ["gpqa-x", 5 * 8]] as const) {
-      const prepared = await gym(["eval", "prepare", "--benchmark", benchmark], { cwd: dir, env });
+    const cases = [["mmlu_pro", 2, []], ["supergpqa", 3, []], ["global-piqa", 3, []], ["gpqa-x", 2 * 8, ["+prepare_script_args={languages: [de], prompt_language: en}"]]] as const;
+    for (const [benchmark, rollouts, extra] of cases) {
+      const prepared = await gym(["eval", "prepare", "--benchmark", benchmark, ...extra], { cwd: dir, env });
       expect(prepared.code).toBe(0);
       const ran = await gym(["eval", "run", "--benchmark", benchmark, "--model-type", "mock_model", "-o", `runs/${benchmark}.jsonl`], { cwd: dir, env });
       expect(ran.stderr).toContain(`Coverage: ${rollouts} of ${rollouts} rollouts scored (${rollouts} succeeded)`);

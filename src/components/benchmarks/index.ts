@@ -44,4 +44,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/global-piqa/prepare.ts": () => import("./global-piqa/prepare.ts"),
   "benchmarks/mmlu/prepare.ts": () => import("./mmlu/prepare.ts"),
   "benchmarks/mmmlu/prepare.ts": () => import("./mmmlu/prepare.ts"),
+  "benchmarks/mmlu_prox/prepare.ts": () => import("./mmlu_prox/prepare.ts"),
 };
