@@ -158,7 +158,7 @@ describe("catalog benchmarks on the binary", () => {
     const list = await gym(["list", "benchmarks", "--json"]);
     expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(NEW));
     const env = { HF_ENDPOINT: hub.url, NEMO_GYM_CACHE_DIR: join(dir, "cache-binary") };
-    const cases = [["mmlu_pro", 2, []], ["supergpqa", 3, []], ["global-piqa", 3, []], ["gpqa-x", 2 * 8, ["+prepare_script_args={languages: [de], prompt_language: en}"]]] as const;
+    const cases = [["mmlu_pro", 2, []], ["supergpqa", 3, []], ["global-piqa", 3, []], ["gpqa-x", 2 * 8, ["+prepare_script_args={languages: [de], prompt_language: en}"]], ["aime25-x", 32, ["+prepare_script_args={languages: [ja]}"]]] as const;
     for (const [benchmark, rollouts, extra] of cases) {
       const prepared = await gym(["eval", "prepare", "--benchmark", benchmark, ...extra], { cwd: dir, env });
       expect(prepared.code).toBe(0);
@@ -166,7 +166,8 @@ describe("catalog benchmarks on the binary", () => {
       expect(ran.stderr).toContain(`Coverage: ${rollouts} of ${rollouts} rollouts scored (${rollouts} succeeded)`);
       expect(ran.code).toBe(0);
       const first = JSON.parse(readFileSync(join(dir, "runs", `${benchmark}.jsonl`), "utf8").split("\n")[0]!);
-      expect(first.agent_ref.name).toMatch(new RegExp(`^${benchmark.replace("-", "[-_]")}_mcqa_simple_agent$`));
+      const server = benchmark.startsWith("aime") ? "math_with_judge" : "mcqa";
+      expect(first.agent_ref.name).toMatch(new RegExp(`^${benchmark.replace("-", "[-_]")}_${server}_simple_agent$`));
     }
   }, 240_000);
 });
