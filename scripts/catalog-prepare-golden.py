@@ -3,8 +3,10 @@ writes when `datasets.load_dataset` hands it the rows of fixtures/catalog_prepar
 
     /usr/bin/python3 scripts/catalog-prepare-golden.py GYM_DIR   # GYM_DIR: a NeMo Gym checkout (07d6b0d)
 
-Only `datasets` (load_dataset, get_dataset_config_names), `urllib.request.urlretrieve` (mmlu gets mmlu-data.tar), `tqdm` and `nemo_gym.global_config` are stood in for (none is installed here); every prepare.py runs
-unchanged, writing into a temporary folder.
+Stood in for: `datasets` (load_dataset, get_dataset_config_names: rows from inputs.json), `urllib.request`'s
+urlretrieve / urlopen (mmlu-data.tar, mmmlu/*.csv, mmlu_prox/lang_libs.py from the fixtures), `tqdm` and
+`nemo_gym.global_config` (none is installed here). Every prepare.py runs unchanged, writing into a temporary folder;
+mmmlu needs pandas (Debian's /usr/bin/python3 has 1.5.3).
 """
 import importlib.util, io, json, os, sys, tempfile, types
 from pathlib import Path
