@@ -47,12 +47,17 @@ export async function prepareProblemAnswer(context: PrepareContext, repoId: stri
   return context.outputPath;
 }
 
-/** The text of a file fetched by URL (GitHub raw files), cached under <cache>/url/<host>/<path>. */
-export async function fetchText(url: string, context: PrepareContext): Promise<string> {
+/** The local path of a file fetched by URL, cached under <cache>/url/<host>/<path> (downloaded once, resumable). */
+export async function fetchFile(url: string, context: PrepareContext): Promise<string> {
   const u = new URL(url);
   const dest = join(cacheDir(), "url", u.host, ...u.pathname.split("/").filter(Boolean));
   if (!existsSync(dest)) await downloadFile(url, dest, { log: context.log });
-  return readFileSync(dest, "utf8");
+  return dest;
+}
+
+/** The text of a file fetched by URL (GitHub raw files), cached as fetchFile does. */
+export async function fetchText(url: string, context: PrepareContext): Promise<string> {
+  return readFileSync(await fetchFile(url, context), "utf8");
 }
 
 /** json.loads of every line (Python's json accepts the same documents). */

@@ -25,4 +25,5 @@ export const catalog: ServerCatalog = {
   arena_judge: () => import("./arena_judge/index.ts"),
   bird_sql: () => import("./bird_sql/index.ts"),
   spider2_lite: () => import("./spider2_lite/index.ts"),
+  mrcr: () => import("./mrcr/index.ts"),
 };
