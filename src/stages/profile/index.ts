@@ -6,7 +6,7 @@ import { utf8 } from "../../metrics/byte-text.ts";
 import { GroupWriter, Layout } from "../../metrics/group-render.ts";
 import { acrossRepeatMetrics, repeatLevelMetrics } from "../../metrics/repeat-level.ts";
 import { PyFloat, stringifyPython } from "../../metrics/pyjson.ts";
-import { SCORED_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
+import { rewardWarnings, SCORED_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
 import { type RowShape, RowReader } from "../../jsonl/rows.ts";
 import { RolloutTable } from "../../metrics/rollout-table.ts";
 import { ROLLOUT_INDEX, TASK_INDEX } from "../../metrics/records.ts";
@@ -19,6 +19,7 @@ import { sortedOrder } from "../aggregate/order.ts";
 import { NameIds, RowIndex } from "../aggregate/rows.ts";
 import { collectGarbage } from "../../runtime/gc.ts";
 import { sampleText } from "./sample.ts";
+import { isStackOverflow, tooDeepError } from "../../jsonl/json-depth.ts";
 import { SampleBytes } from "./sample-bytes.ts";
 
 type Row = Record<string, unknown>;
@@ -111,7 +112,7 @@ function inputPasses(row: Row): boolean {
 function rolloutPasses(row: Row): boolean {
   const agent = row.agent_ref;
   const reward = row.reward;
-  return isIndex(row[TASK_INDEX]) && isIndex(row[ROLLOUT_INDEX]) && (agent === undefined || (isPlain(agent) && (agent.name === undefined || typeof agent.name === "string"))) && (typeof reward === "number" || reward instanceof PyFloat);
+  return isIndex(row[TASK_INDEX]) && isIndex(row[ROLLOUT_INDEX]) && (agent === undefined || (isPlain(agent) && (agent.name === undefined || typeof agent.name === "string"))) && (typeof reward === "number" || (reward instanceof PyFloat && Number.isFinite(reward.value)));
 }
 
 /**
@@ -141,7 +142,7 @@ async function scanInto(k: Keyed, needAgent: boolean, log?: (message: string) =>
     for await (const _ of new RowReader(shape).batches(k.file, { shown: k.shown }));
     throw error;
   }
-  for (const warning of checker.takeWarnings(k.shown)) log?.(`Warning: ${warning} (left out of the reward statistics, as NeMo Gym does)`);
+  for (const warning of rewardWarnings(checker, k.shown)) log?.(warning);
 }
 
 function sortKeys(k: Keyed, what: string): Int32Array {
@@ -236,6 +237,16 @@ function completionSummary(tasks: { total: number; complete: number; partial: nu
   };
 }
 
+/** A task's sample from its input line's bytes; a line nested too deeply for the printers is refused by file:line. */
+function printSample(printer: SampleBytes, bytes: Uint8Array, start: number, end: number, decoder: TextDecoder, where: () => string): string | Uint8Array {
+  try {
+    return printer.print(bytes, start, end) ?? sampleText(decoder.decode(bytes.subarray(start, end)));
+  } catch (error) {
+    if (isStackOverflow(error)) throw tooDeepError(where());
+    throw error;
+  }
+}
+
 /** `rows` are the rollouts in (task, rollout) order, `inputOf` their materialized input rows, `expected` each task's input rows. */
 async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: Int32Array, inputOf: Int32Array, expected: number[], options: ProfileOptions) {
   const table = results.table!;
@@ -257,7 +268,7 @@ async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: I
     const runs = readRuns(inputs.index.task, inputs.index.rollout, where.file, inputs.index.rows);
     readRowsInOrder([inputs.file], where, runs, samples, (bytes, start, end) => {
       // Most lines are printed from their bytes; the rest (see SampleBytes) by the general printer.
-      const sample = printer.print(bytes, start, end) ?? sampleText(decoder.decode(bytes.subarray(start, end)));
+      const sample = printSample(printer, bytes, start, end, decoder, () => `${inputs.shown}:${inputs.index.lineOf(samples[t]!)}`);
       const from = starts[t]!;
       const to = t + 1 < starts.length ? starts[t + 1]! : rows.length;
       groups.write(out, rows, from, to, sample, expected[t]!);
