@@ -1,6 +1,6 @@
 /** Hostile inputs for `gym eval reverify` and `gym eval profile`: bad rollouts and inputs, outputs over inputs. */
 import { hostileSuite, type HostileCase } from "../hostile.ts";
-import { badLines, badRolloutFields } from "./shared.ts";
+import { badLines, badRolloutFields, deepLine } from "./shared.ts";
 
 const RV = ["eval", "reverify", "--resources-server", "mcqa"];
 const reverify = (rollouts: string, inputs = "r_materialized_inputs.jsonl", out = "out/rv.jsonl") => [...RV, "--inputs", inputs, "--rollouts", rollouts, "-o", out];
@@ -13,6 +13,7 @@ const cases: HostileCase[] = [
   ...badLines("s.jsonl", "rollouts", (f) => profile(f), "profile --rollouts"),
   ...badLines("m.jsonl", "inputs", (f) => profile("r.jsonl", f), "profile --inputs"),
   ...badRolloutFields("s.jsonl", (f) => profile(f), "profile --rollouts", ["reward", "task", "rollout"]),
+  { name: "profile --inputs: line 2 nests 5000 arrays deep", files: { "m.jsonl": (b) => deepLine(b.inputs, 2) }, args: [...profile("r.jsonl", "m.jsonl"), "--output", "p.jsonl"], message: ["m.jsonl:2", "1000 levels"] },
   // Outputs over inputs.
   { name: "reverify: -o is --inputs", args: reverify("r.jsonl", "r_materialized_inputs.jsonl", "r_materialized_inputs.jsonl"), code: 2, message: ["--inputs", "overwrite"] },
   { name: "reverify: -o is --rollouts", args: reverify("r.jsonl", "r_materialized_inputs.jsonl", "r.jsonl"), code: 2, message: ["--rollouts", "overwrite"] },
