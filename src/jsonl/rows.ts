@@ -262,7 +262,10 @@ export class RowReader {
       for (let p = 1; p < path.length && v !== undefined; p++) v = v !== null && typeof v === "object" && !(v instanceof Skipped) && !(v instanceof PyFloat) ? (v as Row)[path[p]!] : undefined;
       // The common case first: a value of the right type.
       if (v !== undefined && v !== null && test(v)) {
-        if (check.nonFinite === "warn" && v instanceof PyFloat && !Number.isFinite(v.value)) this.warn(`${name} is ${Number.isNaN(v.value) ? "NaN" : v.value > 0 ? "Infinity" : "-Infinity"}`);
+        if (check.nonFinite === "warn") {
+          const x = v instanceof PyFloat ? v.value : (v as number);
+          if (!Number.isFinite(x)) this.warn(`${name} is ${Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity"}`);
+        }
         continue;
       }
       if (v === undefined) {

@@ -112,7 +112,7 @@ function inputPasses(row: Row): boolean {
 function rolloutPasses(row: Row): boolean {
   const agent = row.agent_ref;
   const reward = row.reward;
-  return isIndex(row[TASK_INDEX]) && isIndex(row[ROLLOUT_INDEX]) && (agent === undefined || (isPlain(agent) && (agent.name === undefined || typeof agent.name === "string"))) && (typeof reward === "number" || (reward instanceof PyFloat && Number.isFinite(reward.value)));
+  return isIndex(row[TASK_INDEX]) && isIndex(row[ROLLOUT_INDEX]) && (agent === undefined || (isPlain(agent) && (agent.name === undefined || typeof agent.name === "string"))) && Number.isFinite(reward instanceof PyFloat ? reward.value : reward);
 }
 
 /**
