@@ -19,6 +19,7 @@ import { sortedOrder } from "../aggregate/order.ts";
 import { NameIds, RowIndex } from "../aggregate/rows.ts";
 import { collectGarbage } from "../../runtime/gc.ts";
 import { sampleText } from "./sample.ts";
+import { rowPromptDigest } from "../../protocol/prompt-digest.ts";
 import { isStackOverflow, tooDeepError } from "../../jsonl/json-depth.ts";
 import { SampleBytes } from "./sample-bytes.ts";
 
@@ -65,6 +66,8 @@ interface Keyed {
   index: RowIndex;
   agents: NameIds;
   table: RolloutTable | null;
+  /** Each row's prompt digest (NaN: no prompt), to check that joined rows belong together. */
+  prompts: number[];
 }
 
 async function indexFile(source: string, what: string, needAgent: boolean, log?: (message: string) => void): Promise<Keyed> {
@@ -73,7 +76,7 @@ async function indexFile(source: string, what: string, needAgent: boolean, log?:
   if (source !== "-" && !fs.existsSync(source)) {
     throw new GymError("E_INPUT_NOT_FOUND", `Input file not found: '${source}' (${what}). Check the path is spelled correctly.`);
   }
-  const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true, spool: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable({ spool: true }) };
+  const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true, spool: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable({ spool: true }), prompts: [] };
   try {
     await scanInto(k, needAgent, log);
     if (k.index.rows === 0) throw emptyInput(shown, what);
@@ -93,7 +96,7 @@ const REQUIRED_KEYS = { [TASK_INDEX]: { type: "index", required: true }, [ROLLOU
 const INPUT_SHAPE: RowShape = { checks: { ...SCORED_CHECKS, reward: { type: "number", null: "allow" }, ...REQUIRED_KEYS, "agent_ref.name": { type: "string", required: true } } };
 const ROLLOUT_SHAPE: RowShape = statsShape({ ...SCORED_CHECKS, ...REQUIRED_KEYS });
 /** The same rows without the reader's checks (see scanInto): the shapes read `agent_ref` as the checks made them do. */
-const unchecked = (shape: RowShape): RowShape => ({ ...shape, checks: undefined, nested: { ...shape.nested, agent_ref: { strings: true } } });
+const unchecked = (shape: RowShape): RowShape => ({ ...shape, checks: undefined, nested: { ...shape.nested, agent_ref: { strings: true }, responses_create_params: { whole: ["input"] } } });
 const INPUT_READ = unchecked(INPUT_SHAPE);
 const ROLLOUT_READ = unchecked(ROLLOUT_SHAPE);
 
@@ -134,6 +137,7 @@ async function scanInto(k: Keyed, needAgent: boolean, log?: (message: string) =>
         if (!(needAgent ? inputPasses(row) : rolloutPasses(row))) (checking = true), checker.line(batch.text(i), k.shown, lines[i]!), (checking = false);
         const agent = needAgent ? k.agents.id((row.agent_ref as Row).name as string) : -1;
         k.index.push(0, lines[i]!, offsets[i]!, lengths[i]!, agent, row[TASK_INDEX] as number, row[ROLLOUT_INDEX] as number);
+        k.prompts.push(rowPromptDigest(row) ?? NaN);
         k.table?.add(row);
       }
     }
@@ -217,10 +221,29 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
       hint: "Use ++allow_partial_rollouts=true (or --allow-partial-rollouts) to profile the completed rollouts of a partial collection.",
     });
   }
+  refuseOtherPrompts(inputs, results, ro, inputOf, matched);
   const summary = completionSummary(tasks, matched, io.length, extraCount);
   const report = await writeProfile(base, inputs, results, ro, inputOf, expectedOfTask, options);
   for (const k of [inputs, results]) if (k.file !== (k === inputs ? options.inputs : options.rollouts)) fs.rmSync(path.dirname(k.file), { recursive: true, force: true });
   return { summary, ...report };
+}
+
+/** Each joined pair must hold the same prompt: inputs and rollouts of two runs can share every (task, rollout) key. */
+function refuseOtherPrompts(inputs: Keyed, results: Keyed, ro: Int32Array, inputOf: Int32Array, matched: number): void {
+  const shown: string[] = [];
+  let count = 0;
+  for (let m = 0; m < matched; m++) {
+    const r = ro[m]!;
+    const i = inputOf[m]!;
+    const a = results.prompts[r]!;
+    const b = inputs.prompts[i]!;
+    if (a !== a || b !== b || a === b) continue;
+    if (count++ < 5) shown.push(`${results.shown}:${results.index.lineOf(r)} and ${inputs.shown}:${inputs.index.lineOf(i)} (rollout (${results.table!.task[r]}, ${results.table!.rollout[r]}))`);
+  }
+  if (count === 0) return;
+  throw new GymError("E_INPUT_SCHEMA", `${count} rollout row(s) answer another prompt than the materialized input row they join: ${shown.join("; ")}${count > shown.length ? "; …" : ""}.`, {
+    hint: "The rollouts and the materialized inputs come from different runs: pass the <stem>_materialized_inputs.jsonl that the same `gym eval run` wrote.",
+  });
 }
 
 function completionSummary(tasks: { total: number; complete: number; partial: number; missing: number }, completed: number, expectedRows: number, extraRows: number): ProfileSummary {
