@@ -36,3 +36,40 @@ test("a test that starts gym", async () => {
     expect(result.code).toBe(0);
   });
 });
+
+describe("gym env init --reuse-verifier writes a scaffold that gym env validate accepts", () => {
+  const init = (cwd: string, ...args: string[]) => run([gymBinary, "env", "init", ...args], { cwd });
+  const validate = (cwd: string, name: string) => run([gymBinary, "env", "validate", name], { cwd });
+
+  test("a benchmark over the built-in mcqa: one dataset-bearing agent (mcqa's own is inherited), valid once prepared", async () => {
+    fs.mkdirSync(at("reuse-mcqa"));
+    const cwd = at("reuse-mcqa");
+    const made = await init(cwd, "--benchmark", "my_benchmark", "--reuse-verifier", "mcqa", "--reward-range", "0", "1", "--higher-is-better");
+    expect(made.code).toBe(0);
+    expect(made.stderr).toContain("gym eval prepare --benchmark my_benchmark");
+    expect((await run([gymBinary, "eval", "prepare", "--benchmark", "my_benchmark", "--search-dir", "."], { cwd })).code).toBe(0);
+    const checked = await validate(cwd, "my_benchmark");
+    expect(checked.stderr + checked.stdout).toContain("is valid");
+    expect(checked.code).toBe(0);
+    expect(checked.stdout + checked.stderr).toContain("my_benchmark_resources_server (resources_servers/mcqa)");
+  });
+
+  test("an environment and a benchmark over a local server (gym env init --resources-server): its instance names resolve", async () => {
+    fs.mkdirSync(at("reuse-local"));
+    const cwd = at("reuse-local");
+    expect((await init(cwd, "--resources-server", "my_server")).code).toBe(0);
+    expect((await init(cwd, "--environment", "my_env", "--reuse-verifier", "my_server", "--reward-range", "0", "1", "--higher-is-better")).code).toBe(0);
+    const env = await validate(cwd, "my_env");
+    expect(env.stderr).not.toContain("Error");
+    expect(env.code).toBe(0);
+    expect((await init(cwd, "--benchmark", "my_bench", "--reuse-verifier", "my_server", "--reward-range", "0", "1", "--lower-is-better")).code).toBe(0);
+    // Before the prepare step, the missing data file names the step that writes it.
+    const early = await validate(cwd, "my_bench");
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain("gym eval prepare --benchmark my_bench");
+    expect((await run([gymBinary, "eval", "prepare", "--benchmark", "my_bench", "--search-dir", "."], { cwd })).code).toBe(0);
+    const bench = await validate(cwd, "my_bench");
+    expect(bench.stderr).not.toContain("Error");
+    expect(bench.code).toBe(0);
+  });
+});
