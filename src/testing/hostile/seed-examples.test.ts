@@ -73,3 +73,16 @@ describe("gym env init --reuse-verifier writes a scaffold that gym env validate 
     expect(bench.code).toBe(0);
   });
 });
+
+describe("gym env resolve with a server field its server refuses", () => {
+  test("prints the config and warns with the field to fix (env validate refuses the same field)", async () => {
+    write("badfield/c.yaml", "my_server:\n  resources_servers:\n    mcqa:\n      entrypoint: app.py\n      domain: knowledge\n      grading_mode: not_a_mode\n");
+    const resolved = await gym(["env", "resolve", "--config", at("badfield", "c.yaml"), "++policy_base_url=http://127.0.0.1:9/v1", "++policy_api_key=x", "++policy_model_name=m"]);
+    expect(resolved.code).toBe(0);
+    expect(resolved.stdout).toContain("grading_mode: not_a_mode");
+    expect(resolved.stderr).toMatch(/Warning: Invalid config for resources server 'my_server' at my_server\.resources_servers\.mcqa\.grading_mode/);
+    const validated = await gym(["env", "validate", "--config", at("badfield", "c.yaml")]);
+    expect(validated.code).toBe(1);
+    expect(validated.stderr).toContain("grading_mode");
+  });
+});
