@@ -86,3 +86,20 @@ describe("gym env resolve with a server field its server refuses", () => {
     expect(validated.stderr).toContain("grading_mode");
   });
 });
+
+describe("a NeMo Gym name this build does not ship", () => {
+  test("a benchmark, an environment and a sandbox provider are named as NeMo Gym's, with the release that has them", async () => {
+    const bench = await gym(["eval", "run", "--benchmark", "swebench/verified/opencode", "-o", at("nope", "r.jsonl")]);
+    expect(bench.code).toBe(2);
+    expect(bench.stderr).toContain("'swebench/verified/opencode' is NeMo Gym's benchmark, not part of this build (NeMo Gym has it since its last release: main at");
+    expect(bench.stderr).not.toContain("does not exist");
+    const env = await gym(["env", "validate", "--environment", "calendar"]);
+    expect(env.stderr).toContain("'calendar' is NeMo Gym's environment, not part of this build (NeMo Gym v0.4.0 and later have it)");
+    const sandbox = await gym(["dataset", "validate", at("nope"), "--sandbox", "opensandbox"]);
+    expect(sandbox.stderr).toContain("--sandbox opensandbox: 'opensandbox' is NeMo Gym's sandbox provider, not part of this build");
+    // A name NeMo Gym does not have either still "does not exist".
+    const unknown = await gym(["env", "validate", "--benchmark", "no_such_benchmark"]);
+    expect(unknown.stderr).toContain("does not exist");
+    expect(fs.existsSync(at("nope"))).toBe(false);
+  });
+});
