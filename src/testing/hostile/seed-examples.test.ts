@@ -103,3 +103,27 @@ describe("a NeMo Gym name this build does not ship", () => {
     expect(fs.existsSync(at("nope"))).toBe(false);
   });
 });
+
+describe("unreachable hosts are named with their own settings", () => {
+  const gitlab = { GITLAB_URL: "http://127.0.0.1:9", GITLAB_PROJECT_ID: "1", GITLAB_TOKEN: "x" };
+
+  test("a Harbor pull names HARBOR_REGISTRY_URL, not the Hugging Face settings", async () => {
+    const result = await gym(["dataset", "pull", "harbor:hello-world@1.0"], { cwd: dir, env: { HARBOR_REGISTRY_URL: "http://127.0.0.1:9/registry.json", GYM_CACHE_DIR: at("harbor-cache") } });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("HARBOR_REGISTRY_URL (now http://127.0.0.1:9/registry.json)");
+    expect(result.stderr).not.toContain("HF_ENDPOINT");
+    expect(result.stderr).not.toContain("env prefetch");
+  });
+
+  test("GitLab upload and download say GitLab is unreachable and name GITLAB_URL", async () => {
+    write("gl/d.jsonl", '{"a": 1}\n');
+    const up = await gym(["dataset", "upload", "--storage", "gitlab", "--input", at("gl", "d.jsonl"), "--name", "d", "--revision", "1"], { env: gitlab });
+    expect(up.code).not.toBe(0);
+    expect(up.stderr).toContain("GitLab at http://127.0.0.1:9 is unreachable");
+    expect(up.stderr).not.toContain("permissions");
+    const down = await gym(["dataset", "download", "--storage", "gitlab", "--name", "d", "--revision", "1", "--artifact", "d.jsonl", "-o", at("gl", "out.jsonl")], { env: gitlab });
+    expect(down.code).not.toBe(0);
+    expect(down.stderr).toContain("Check GITLAB_URL (now http://127.0.0.1:9)");
+    expect(down.stderr).not.toContain("HF_ENDPOINT");
+  });
+});
