@@ -127,3 +127,37 @@ describe("unreachable hosts are named with their own settings", () => {
     expect(down.stderr).not.toContain("HF_ENDPOINT");
   });
 });
+
+describe("the submit and suite YAML formats, discoverable from the binary", () => {
+  test("gym eval submit --example prints an annotated config that --dry-run accepts; --help describes its sections", async () => {
+    const example = await gym(["eval", "submit", "--example"]);
+    expect(example.code).toBe(0);
+    expect(example.stdout).toContain("# ");
+    write("submit/submit.yaml", example.stdout);
+    const dry = await gym(["eval", "submit", "--config", at("submit", "submit.yaml"), "--dry-run"], { env: { HF_TOKEN: "x" } });
+    expect(dry.stderr).not.toContain("Error");
+    expect(dry.code).toBe(0);
+    const help = await gym(["eval", "submit", "--help"]);
+    expect(help.stdout).toContain("--example");
+    expect(help.stdout).toContain("compute.cluster");
+  });
+
+  test("gym eval compare-suite --example prints an annotated suite that compare-suite reads; --help shows its layout", async () => {
+    const example = await gym(["eval", "compare-suite", "--example"]);
+    expect(example.code).toBe(0);
+    write("suite/suite.yaml", example.stdout);
+    const runs = ["runs/base/mcqa/rollouts.jsonl", "runs/cand/mcqa/rollouts.jsonl", "runs/base/math/r1.jsonl", "runs/base/math/r2.jsonl", "runs/cand/math/rollouts.jsonl"];
+    const metrics = JSON.stringify([{ agent_ref: { name: "a" }, agent_metrics: { "mean/reward": 0.5, "pass@1/accuracy": 50, "mean/error_rate": 0.1 }, key_metrics: {}, group_level_metrics: [] }]);
+    for (const r of runs) {
+      write(`suite/${r}`, "");
+      write(`suite/${r.replace(/\.jsonl$/, "_aggregate_metrics.json")}`, metrics);
+    }
+    const compared = await gym(["eval", "compare-suite", "--suite", at("suite", "suite.yaml"), "--json"]);
+    expect(compared.stderr).not.toContain("Error");
+    expect(compared.code).toBe(0);
+    expect(JSON.parse(compared.stdout).cells).toHaveLength(2);
+    const help = await gym(["eval", "compare-suite", "--help"]);
+    expect(help.stdout).toContain("The suite YAML:");
+    expect(help.stdout).toContain("--example");
+  });
+});
