@@ -131,6 +131,12 @@ export interface WorkloadOptions {
   verifier: string;
   /** The verifier's instance name in its config (`<name>_resources_server` for a scaffolded one). */
   verifierInstance: string;
+  /**
+   * A reused verifier's instances in its config: they are inherited (`_inherit_from`, which consumes the
+   * generic instances, as NeMo Gym's benchmarks do), so the workload has its own isolated copies and its
+   * agent is the only one with datasets.
+   */
+  inherit?: { resourcesServer: string; agent?: string };
   reward: { range: [number, number]; higher_is_better: boolean };
 }
 
@@ -162,7 +168,7 @@ agent_server: simple_agent
 model_server: policy_model
 datasets:
 ${dataset}${benchmark ? "canonical_split: TODO\nstandard_prompt_config: " + `${dir}/prompt.yaml\n` : ""}`,
-    [`${dir}/config.yaml`]: `config_paths:
+    [`${dir}/config.yaml`]: o.inherit ? inheritingConfig(o, dataset) : `config_paths:
   - resources_servers/${o.verifier}/configs/${o.verifier}.yaml
 
 ${o.name}_agent:
@@ -197,4 +203,41 @@ export async function prepare(context: { outputPath: string; writeRows(path: str
 `;
   }
   return files;
+}
+
+/** A workload config over a reused verifier: isolated copies of its instances, the agent's datasets replaced. */
+function inheritingConfig(o: WorkloadOptions, dataset: string): string {
+  const { resourcesServer, agent } = o.inherit!;
+  const datasets = dataset.replace(/^/gm, "      ").trimEnd();
+  const agentBlock = agent
+    ? `${o.name}_agent:
+  _inherit_from: ${agent}
+  responses_api_agents:
+    simple_agent:
+      resources_server:
+        name: ${o.name}_resources_server
+      datasets:
+${datasets}
+`
+    : `${o.name}_agent:
+  responses_api_agents:
+    simple_agent:
+      entrypoint: app.py
+      resources_server:
+        type: resources_servers
+        name: ${o.name}_resources_server
+      model_server:
+        type: responses_api_models
+        name: policy_model
+      datasets:
+${datasets}
+`;
+  return `config_paths:
+  - resources_servers/${o.verifier}/configs/${o.verifier}.yaml
+
+# Isolated copies of ${o.verifier}'s instances: _inherit_from consumes the generic ones, so only these are started.
+${o.name}_resources_server:
+  _inherit_from: ${resourcesServer}
+
+${agentBlock}`;
 }

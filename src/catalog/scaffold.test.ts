@@ -46,7 +46,7 @@ describe("env init --resources-server", () => {
 describe("env init --environment / --benchmark", () => {
   test("manifest-backed skeletons validate and show up as experimental entries", async () => {
     const cwd = realpathSync(mkdtempSync(join(tmpdir(), "init-")));
-    scaffoldWorkload(cwd, { kind: "benchmark", name: "my_bench", profile: "custom-gym-verifier", reuseVerifier: "mcqa", reward: { range: [0, 1], higher_is_better: true } });
+    scaffoldWorkload(cwd, { kind: "benchmark", name: "my_bench", profile: "custom-gym-verifier", reuseVerifier: "mcqa", inherit: { resourcesServer: "mcqa", agent: "mcqa_simple_agent" }, reward: { range: [0, 1], higher_is_better: true } });
     scaffoldWorkload(cwd, { kind: "environment", name: "my_env", profile: "custom-gym-verifier" });
     for (const rel of ["benchmarks/my_bench/manifest.yaml", "environments/my_env/manifest.yaml"]) {
       expect(checkManifest(parse(readFileSync(join(cwd, rel), "utf8"))).problems).toEqual([]);
@@ -61,7 +61,7 @@ describe("env init --environment / --benchmark", () => {
 
   test("a different existing file aborts with the conflicting paths; identical files are left alone", () => {
     const cwd = realpathSync(mkdtempSync(join(tmpdir(), "init-")));
-    const options = { kind: "environment" as const, name: "e1", profile: "custom-gym-verifier", reuseVerifier: "mcqa", reward: { range: [0, 1] as [number, number], higher_is_better: true } };
+    const options = { kind: "environment" as const, name: "e1", profile: "custom-gym-verifier", reuseVerifier: "mcqa", inherit: { resourcesServer: "mcqa", agent: "mcqa_simple_agent" }, reward: { range: [0, 1] as [number, number], higher_is_better: true } };
     scaffoldWorkload(cwd, options);
     expect(scaffoldWorkload(cwd, options).written).toEqual([]);
     writeFileSync(join(cwd, "environments/e1/README.md"), "mine");

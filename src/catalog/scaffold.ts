@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { builtinDir } from "../config/builtin-files.ts";
 import { GymError } from "../errors.ts";
+import { isMapping, parseYamlMapping } from "../config/index.ts";
 import { resourcesServerFiles, workloadFiles, type WorkloadOptions } from "./scaffold-templates.ts";
 import { PROFILES } from "./manifest.ts";
 
@@ -57,6 +58,7 @@ export function scaffoldResourcesServer(cwd: string, name: string): { written: s
 
 /** `--environment NAME` / `--benchmark NAME`, with a new verifier unless `reuseVerifier` is given. */
 export function scaffoldWorkload(cwd: string, o: Omit<WorkloadOptions, "verifier" | "verifierInstance" | "reward"> & { reuseVerifier?: string; reward?: WorkloadOptions["reward"] }) {
+  if (o.reuseVerifier && !o.inherit) throw new Error("scaffoldWorkload: a reused verifier needs its instances (reusedInstances)");
   checkScaffoldName(o.name, o.kind === "environment" ? "Environment" : "Benchmark", !o.reuseVerifier);
   if (!(PROFILES as readonly string[]).includes(o.profile)) {
     throw new GymError("E_BAD_FLAG_VALUE", `--profile must be one of ${PROFILES.join(", ")}, got '${o.profile}'.`);
@@ -70,4 +72,30 @@ export function scaffoldWorkload(cwd: string, o: Omit<WorkloadOptions, "verifier
   });
   if (!o.reuseVerifier) Object.assign(files, resourcesServerFiles(o.name, sdkSpecifier(join(cwd, "resources_servers", o.name)), true));
   return writeScaffold(cwd, files);
+}
+
+/**
+ * The instances of a reused verifier's config (`configText`, the file `--reuse-verifier NAME` selects): the
+ * resources server of that type, and the agent that uses it and holds datasets, if any.
+ */
+export function reusedInstances(verifier: string, configText: string, display: string): { resourcesServer: string; agent?: string } {
+  const tree = parseYamlMapping(configText, display);
+  const block = (key: string, type: string) => {
+    const v = tree[key];
+    const typed = isMapping(v) ? v[type] : undefined;
+    return isMapping(typed) ? Object.values(typed).find(isMapping) : undefined;
+  };
+  const resourcesServer = Object.keys(tree).find((k) => {
+    const typed = isMapping(tree[k]) ? (tree[k] as Record<string, unknown>).resources_servers : undefined;
+    return isMapping(typed) && Object.hasOwn(typed, verifier);
+  });
+  if (!resourcesServer) {
+    throw new GymError("E_CONFIG", `--reuse-verifier ${verifier}: ${display} defines no resources_servers: ${verifier} instance to reuse.`, { hint: "Check the server's config (resources_servers/NAME/configs/NAME.yaml), or leave out --reuse-verifier." });
+  }
+  const agent = Object.keys(tree).find((k) => {
+    const a = block(k, "responses_api_agents");
+    const ref = a && isMapping(a.resources_server) ? a.resources_server.name : undefined;
+    return ref === resourcesServer && Array.isArray(a!.datasets);
+  });
+  return { resourcesServer, agent };
 }

@@ -2,6 +2,7 @@
 import type { ResolvedConfig } from "../config/index.ts";
 import { ServerRegistry } from "../servers/registry.ts";
 import { builtinCatalogs } from "./builtins.ts";
+import { isGymError, type GymError } from "../errors.ts";
 
 /**
  * Creates each resources server of a resolved config in-process (built-ins and a user's TypeScript servers),
@@ -15,4 +16,15 @@ export async function checkServerBlocks(config: ResolvedConfig): Promise<void> {
   if (instances.length === 0) return;
   const userRoots = config.roots.flatMap((r) => (r.kind === "dir" ? [r.path] : []));
   await ServerRegistry.create(instances, { builtins: await builtinCatalogs(), userRoots, globalConfig: config.resolve() as Record<string, unknown> });
+}
+
+/** The launch-time check's error, or undefined when every block fits (for commands that warn instead of failing). */
+export async function serverBlockProblem(config: ResolvedConfig): Promise<GymError | undefined> {
+  try {
+    await checkServerBlocks(config);
+  } catch (error) {
+    if (isGymError(error)) return error;
+    throw error;
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 /** `gym env test --resources-server NAME | --all`: a server's own TypeScript tests, run by the Bun inside gym with `gym/server-sdk` provided. */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { builtinDir } from "../config/builtin-files.ts";
@@ -21,7 +21,8 @@ export function serverTestFolders(name: string | undefined, searchDirs: string[]
     if (!existsSync(servers)) continue;
     for (const server of name ? [name] : readdirSync(servers).filter((n) => !n.startsWith("_")).sort()) {
       const folder = join(servers, server);
-      if (seen.has(server) || !existsSync(folder) || !hasTests(folder)) continue;
+      // Only folders are servers: resources_servers/ also holds files (LICENSE, README.md).
+      if (seen.has(server) || !statSync(folder, { throwIfNoEntry: false })?.isDirectory() || !hasTests(folder)) continue;
       seen.add(server);
       folders.push(folder);
     }

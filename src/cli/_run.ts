@@ -2,6 +2,7 @@
 import { parseArgs, type ArgsDef } from "citty";
 import { EXIT, GymError, isGymError, toGymError } from "../errors.ts";
 import { closeMatches } from "../text/difflib.ts";
+import { isStackOverflow, tooDeepError } from "../jsonl/json-depth.ts";
 import type { GymCommandDef } from "./_command.ts";
 import { commandHelp, flagAliases, groupHelp, rootHelp } from "./_help.ts";
 import { isGroup, tree } from "./index.ts";
@@ -254,6 +255,13 @@ function reportError(error: unknown, debug: boolean): number {
     if (error.hint) process.stderr.write(`${dim("Hint:")} ${error.hint}\n`);
     if (debug && error.stack) process.stderr.write(`${error.stack}\n`);
     return error.exitCode;
+  }
+  if (isStackOverflow(error)) {
+    // A value nested thousands of levels deep, walked recursively after it was read (the readers refuse most up front).
+    const deep = tooDeepError("an input row");
+    process.stderr.write(`${red("Error:")} ${deep.message}\n${dim("Hint:")} ${deep.hint}\n`);
+    if (debug && (error as Error).stack) process.stderr.write(`${(error as Error).stack}\n`);
+    return deep.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`${red("Error:")} unexpected failure: ${message}\n`);

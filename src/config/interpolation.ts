@@ -10,8 +10,8 @@ export function hasInterpolation(value: unknown): value is string {
   return typeof value === "string" && /(^|[^\\])\$\{/.test(value);
 }
 
-/** Splits a string into literal text and `${…}` bodies; `\${` is a literal `${`. */
-export function splitTemplate(value: string): Part[] {
+/** Splits a string into literal text and `${…}` bodies; `\${` is a literal `${`. An unclosed `${` gives `{ open: at }`. */
+export function splitTemplate(value: string): Part[] | { open: number } {
   const parts: Part[] = [];
   let text = "";
   let i = 0;
@@ -23,10 +23,8 @@ export function splitTemplate(value: string): Part[] {
     }
     if (value.startsWith("${", i)) {
       const end = matchingBrace(value, i + 2);
-      if (end < 0) {
-        text += value.slice(i);
-        break;
-      }
+      // OmegaConf's grammar refuses an interpolation that is never closed (GrammarParseError).
+      if (end < 0) return { open: i };
       if (text) parts.push({ text });
       text = "";
       parts.push({ interp: value.slice(i + 2, end) });
@@ -150,6 +148,11 @@ export class Interpolator {
     if (outermost) this.stack.push(formatPath(path));
     try {
       const parts = splitTemplate(value);
+      if (!Array.isArray(parts)) {
+        throw new GymError("E_CONFIG_INTERPOLATION", `Config value '${formatPath(path)}'${this.from(path)} has a '\${' that is never closed: ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)} (at character ${parts.open + 1}).`, {
+          hint: "Close the interpolation with '}' (e.g. ${policy_base_url}), or write a literal ${ as \\${.",
+        });
+      }
       if (parts.length === 1 && "interp" in parts[0]!) return this.evaluate(parts[0].interp, path);
       return parts.map((part) => ("text" in part ? part.text : pyStr(this.evaluate(part.interp, path)))).join("");
     } finally {

@@ -47,6 +47,12 @@ export async function loadConfigPaths(entries: string[], roots: Root[], cwd?: st
       });
     }
     const tree = parseYamlMapping(found.text, found.display);
+    // NeMo Gym merges an empty file as no keys; an empty config is almost always a write that failed or the wrong path.
+    if (Object.keys(tree).length === 0) {
+      throw new GymError("E_CONFIG", `Config file '${found.display}' is empty (no keys${found.text.trim() === "" ? "" : ": only comments"}), so it configures nothing.`, {
+        hint: "Pass the config you meant (gym list resources-servers shows the built-in ones), or drop that --config / config_paths entry.",
+      });
+    }
     loaded.push({ entry, display: found.display, tree });
     for (const child of checkConfigPathsValue(tree.config_paths, `'${found.display}'`)) {
       if (configPaths.includes(child)) {

@@ -13,7 +13,7 @@ import { mergeAll, mergeValues } from "./merge.ts";
 import { applyDeletions, buildCliLayer, checkReplacements, parseOverride, type Override } from "./overrides.ts";
 import { componentRoots, type Root } from "./roots.ts";
 import { maskSecrets } from "./secrets.ts";
-import { checkReferences, findAlmostServers, findServerInstances, formatAlmostServer, type AlmostServer } from "./servers.ts";
+import { checkReferences, findAlmostServers, findServerInstances, formatAlmostServer, looksLikeServer, type AlmostServer } from "./servers.ts";
 
 /** What a value left undefined is set to when `placeholders` is on (`gym env validate`). */
 export const PLACEHOLDER = "__unset_for_validate__";
@@ -125,6 +125,7 @@ export async function resolveConfig(options: ResolveConfigOptions = {}): Promise
   const below = mergeAll([...loaded.files.map((f) => f.tree), envTree, seed]);
   checkReplacements(cli.replacements, below);
   let tree = mergeValues(below, cli.tree) as ConfigMap;
+  refuseNulledServers(tree, loaded.files);
   applyDeletions(cli.deletions, tree);
   if (loaded.configPaths.length > 0) tree.config_paths = [...loaded.configPaths];
 
@@ -157,7 +158,7 @@ export async function resolveConfig(options: ResolveConfigOptions = {}): Promise
   const placeholders: Unresolved[] = [];
   const scan = (): Unresolved[] => {
     const found: Unresolved[] = [];
-    const interpolator = new Interpolator(tree, { env, collect: found });
+    const interpolator = new Interpolator(tree, { env, collect: found, originOf: origins.of });
     if (options.placeholders) interpolator.resolveNode(tree, []);
     else for (const i of instances) interpolator.resolveNode(i.block, [i.name, i.serverType, i.implementation]);
     return found;
@@ -214,3 +215,19 @@ function undefinedError(unresolved: Unresolved[], originOf: (path: (string | num
   });
 }
 
+/**
+ * A later `~` (null) over a server block removes that server without a word (OmegaConf's merge sets null):
+ * refused, naming the file that defines the block and the one that nulls it (a null on the command line is meant).
+ */
+function refuseNulledServers(tree: ConfigMap, layers: readonly { tree: ConfigMap; display: string }[]): void {
+  for (const [key, value] of Object.entries(tree)) {
+    if (value !== null) continue;
+    const definer = layers.findIndex((l) => looksLikeServer(l.tree[key] ?? null));
+    if (definer < 0) continue;
+    const nuller = layers.findLastIndex((l) => Object.hasOwn(l.tree, key) && l.tree[key] === null);
+    if (nuller < definer) continue;
+    throw new GymError("E_CONFIG", `Server block '${key}' (defined in '${layers[definer]!.display}') is set to null (~) by '${layers[nuller]!.display}', which removes the server.`, {
+      hint: `Delete '${key}: ~' to keep the server, or leave out the config that defines it.`,
+    });
+  }
+}

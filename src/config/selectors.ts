@@ -1,4 +1,5 @@
 /** Asset selectors (`--benchmark`, `--environment`, `--resources-server`, `--model-type`, `--agent-type`) → config files. */
+import { nemoGymOnly } from "./nemo-gym-shipped.ts";
 import { GymError } from "../errors.ts";
 import { closeMatches } from "../text/difflib.ts";
 import { displayUnder, hasDirUnder, listDirsUnder, listFilesUnder, readUnder, type Root } from "./roots.ts";
@@ -81,6 +82,12 @@ export async function selectorPath(kind: SelectorKind, value: string, roots: Roo
     }
     const [guess] = closeMatches(typo, [...new Set(candidates)], 1, 0.6);
     hint = guess ? ` Did you mean \`${guess}\`?` : "";
+  }
+  const upstream = nemoGymOnly(kind, value) ?? (slash >= 0 ? undefined : nemoGymOnly(kind, name));
+  if (upstream) {
+    throw new GymError("E_USAGE", `\`--${kind} ${value}\`: ${upstream}${hint}`, {
+      hint: `Run it with NeMo Gym itself, or add its config under a --search-dir root; \`gym list ${kind === "resources-server" ? "resources-servers" : kind === "agent-type" ? "agents" : kind === "model-type" ? "models" : `${kind}s`}\` shows what this build ships.`,
+    });
   }
   throw new GymError("E_USAGE", `\`--${kind} ${value}\` was specified which implies config \`${rel}\`, which does not exist.${hint}`, {
     hint: searchedDirs.length > 0 ? `See available ${kind} configs in ${searchedDirs.map((d) => `\`${d}\``).join(", ")}.` : `No root has a ${parent}/ folder; add one with --search-dir DIR.`,

@@ -1,5 +1,5 @@
 /** `gym dataset collate`: measure every in-scope dataset, write per-dataset and per-type metrics, concatenate rows per type. */
-import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { GymError } from "../errors.ts";
 import { guardOutputs } from "../outputs/guard.ts";
@@ -76,6 +76,7 @@ export async function collate(options: CollateOptions): Promise<CollateResult> {
   }
 
   guardCollate(work, scope, options.outputDir);
+  refuseOutputDirFile(options.outputDir);
   // Validate first, write last: every row of every dataset is checked before any file is written.
   for (const item of work) {
     let rows = 0;
@@ -154,11 +155,14 @@ async function* collatedLines(type: DatasetType, work: Work, options: CollateOpt
     const prompt = type === "benchmark" && item.config.prompt_config && options.loadPrompt ? await options.loadPrompt(item.config.prompt_config as string) : undefined;
     let index = 0;
     for await (const { text, line } of sourceLines(item.source)) {
+      // Blank lines (a trailing empty line, a gap) hold no row: skipped, as the metrics skip them.
+      if (text.trim() === "") continue;
       let row = parseRow(text, `${jsonl}:${line}`);
       if (prompt) {
         checkPromptCompatibility(row, index, `${jsonl}:${line}`);
         row = applyPrompt(row, prompt, `${jsonl}:${line}`);
       }
+      if (row.responses_create_params === undefined) throw noCreateParams(`${jsonl}:${line}`, type === "benchmark");
       row.agent_ref = { type: "responses_api_agents", name: item.agent };
       yield { text: `${stringifyPython(row, { spaced: true, ensureAscii: true })}\n`, prepare: preparePathFor(jsonl), repeats: item.config.num_repeats as number };
       index++;
@@ -193,6 +197,30 @@ async function writeCollatedRows(type: DatasetType, work: Work, target: string, 
     done = true;
   } finally {
     if (!done) for (const { tmp, sink } of temps.values()) await sink.close().catch(() => {}), rmSync(tmp, { force: true });
+  }
+}
+
+/**
+ * A row with no `responses_create_params` (and no prompt_config to make one) cannot be collected. NeMo Gym
+ * copies it and leaves it out of the metrics without a word; gym refuses it, so a training set does not
+ * carry rows that fail later, at collection time.
+ */
+function noCreateParams(where: string, benchmark: boolean): GymError {
+  return new GymError("E_INPUT_SCHEMA", `${where}: the row has no responses_create_params, so it cannot be collected.`, {
+    hint: `Give the row a responses_create_params object (its input prompt)${benchmark ? ", or set the dataset's prompt_config to build it from the row's fields" : ""}; nothing was written.`,
+  });
+}
+
+/** The output folder must be a folder (or not exist yet, below a folder): checked before any file is written. */
+function refuseOutputDirFile(outputDir: string): void {
+  for (let dir = outputDir; ; dir = dirname(dir)) {
+    if (existsSync(dir)) {
+      if (statSync(dir).isDirectory()) return;
+      throw new GymError("E_BAD_FLAG_VALUE", `--output-dir ${outputDir}: ${dir === outputDir ? "it is" : `${dir} is`} a file, not a folder.`, {
+        hint: "Pass a folder for --output-dir (it is created if missing); nothing was written.",
+      });
+    }
+    if (dirname(dir) === dir) return;
   }
 }
 

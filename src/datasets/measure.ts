@@ -22,6 +22,7 @@ export async function measureDataset(source: LineSource, numRepeats = 1): Promis
   const name = "path" in source ? source.path : source.name;
   let index = 0;
   for await (const { text, line } of sourceLines(source)) {
+    if (text.trim() === "") continue;
     for (let r = 0; r < numRepeats; r++) state.observeLine(index++, text, `${name}:${line}`);
   }
   return state;

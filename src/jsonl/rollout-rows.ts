@@ -19,7 +19,18 @@ const IDENTITY_CHECKS: Record<string, FieldCheck> = {
  * take a missing or null reward as no value (it is left out of the means), so those are counted warnings;
  * a string or a bool would be silently dropped or miscounted, so those are errors.
  */
-export const SCORED_CHECKS: Record<string, FieldCheck> = { ...IDENTITY_CHECKS, reward: { type: "number", required: "warn", null: "warn" } };
+export const SCORED_CHECKS: Record<string, FieldCheck> = { ...IDENTITY_CHECKS, reward: { type: "number", required: "warn", null: "warn", nonFinite: "warn" } };
+
+/**
+ * The reader's counted reward warnings as `Warning:` lines, each with the rule NeMo Gym's statistics apply
+ * (metrics.md §1.4): a null, a missing reward and a NaN are no value (left out of the reward statistics); an
+ * ±Infinity is a value (kept), so every statistic it enters is not finite and is written as null or left out.
+ */
+export function rewardWarnings(reader: RowReader, shown: string): string[] {
+  return reader.takeWarnings(shown).map((w) =>
+    /Infinity$/.test(w) ? `Warning: ${w} (kept as a value, as NeMo Gym does: the reward statistics it enters are not finite, so they are written as null or left out)` : `Warning: ${w} (left out of the reward statistics, as NeMo Gym does)`,
+  );
+}
 
 /** A rollout as health-check sees it: a missing or null reward is a finding, not an error; any other non-number is. */
 export const HEALTH_CHECKS: Record<string, FieldCheck> = { ...IDENTITY_CHECKS, reward: { type: "number", null: "allow" } };

@@ -18,7 +18,7 @@
  *   `json.dumps` writes) are read as floats unless `nonFinite: false`.
  * - `shape.checks` (dotted paths: `"agent_ref.name"`) check the type of each field read: a wrong type stops
  *   with a GymError (E_INPUT_SCHEMA) naming file:line, the field, what was expected and what was found;
- *   `null: "warn"` / `required: "warn"` count a null / missing field in `reader.warnings` instead. Check kinds: `index` (a Python int ≥ 0 below
+ *   `null: "warn"` / `required: "warn"` / `nonFinite: "warn"` count a null / missing / NaN or ±Infinity field in `reader.warnings` instead. Check kinds: `index` (a Python int ≥ 0 below
  *   2^53), `number` (int or float, not bool), `object`, `string`.
  * - Bad JSON stops with E_INPUT_JSON (or, with `badLines: "mark"`, is given as the row `UNREADABLE`) (file:line:column), a cut-off last line with E_INPUT_TRUNCATED, bytes that
  *   are not UTF-8 with E_INPUT_ENCODING naming the line and the byte offset (`text/utf8.ts`). Blank lines are skipped; CRLF
@@ -41,6 +41,8 @@ export interface FieldCheck {
   required?: boolean | "warn";
   /** What a null is: an error (default), allowed, or a counted warning. */
   null?: "error" | "allow" | "warn";
+  /** A NaN or ±Infinity (Python's json writes them) in a `number` field: allowed (default) or a counted warning. */
+  nonFinite?: "allow" | "warn";
 }
 
 export interface RowShape {
@@ -259,7 +261,13 @@ export class RowReader {
       let v: unknown = row[path[0]!];
       for (let p = 1; p < path.length && v !== undefined; p++) v = v !== null && typeof v === "object" && !(v instanceof Skipped) && !(v instanceof PyFloat) ? (v as Row)[path[p]!] : undefined;
       // The common case first: a value of the right type.
-      if (v !== undefined && v !== null && test(v)) continue;
+      if (v !== undefined && v !== null && test(v)) {
+        if (check.nonFinite === "warn") {
+          const x = v instanceof PyFloat ? v.value : (v as number);
+          if (!Number.isFinite(x)) this.warn(`${name} is ${Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity"}`);
+        }
+        continue;
+      }
       if (v === undefined) {
         if (check.required === "warn") this.warn(missing);
         else if (check.required) throw fieldError(shown, line, name, check, "nothing (the field is missing)");

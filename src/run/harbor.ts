@@ -10,7 +10,7 @@ import { DATASET_DIGEST_KEY } from "../datasets/harbor/digest.ts";
 import { writeAtomic } from "../datasets/harbor/oracle.ts";
 import type { TaskSet } from "../datasets/harbor/tasks.ts";
 import { runTerminalTrial, type TerminalRow } from "../datasets/harbor/terminal.ts";
-import { prepareResults } from "../datasets/harbor/validate.ts";
+import { prepareResults, rolloutsPath } from "../datasets/harbor/validate.ts";
 import { GymError } from "../errors.ts";
 import type { SandboxProvider } from "../sandbox/provider.ts";
 
@@ -25,11 +25,14 @@ export interface HarborAgentRun {
   /** `--agent`: an instance name, or terminal / terminal_agent for the built-in config. */
   agent?: string;
   version: string;
+  /** `--output FILE`: the rollouts file (default `<results dir>/rollouts.jsonl`). */
+  output?: string;
   log: (line: string) => void;
 }
 
 export interface HarborAgentOutcome {
   dir: string;
+  rollouts: string;
   rows: TerminalRow[];
   lines: string[];
 }
@@ -79,8 +82,9 @@ export async function harborAgentRun(run: HarborAgentRun): Promise<HarborAgentOu
       lines.push(row.failure_reason && row.reward < 1 ? `${line}\n    ${row.failure_reason.trim().split("\n").join("\n    ")}` : line);
     }
     for (const skip of run.set.skipped) lines.push(`${skip.task_id}  failed: ${skip.reason}  -`);
-    writeAtomic(join(dir, "rollouts.jsonl"), rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
-    return { dir, rows, lines };
+    const rollouts = rolloutsPath(dir, run.output);
+    writeAtomic(rollouts, rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    return { dir, rollouts, rows, lines };
   } finally {
     await registry.close();
   }

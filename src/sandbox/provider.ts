@@ -5,6 +5,7 @@
  * file or a whole folder; `close` is idempotent. One handle is one sandbox kept across exec calls (a trial).
  * Providers: `local` (plain Linux on bubblewrap), `podman`, `docker`, and `container` (podman if it runs, else docker).
  */
+import { nemoGymOnly } from "../config/nemo-gym-shipped.ts";
 import { GymError } from "../errors.ts";
 
 export interface SandboxSpec {
@@ -74,7 +75,8 @@ export type SandboxProviderName = (typeof SANDBOX_PROVIDERS)[number];
 /** Checks a `--sandbox` value up front (exit 2 with the choices). */
 export function checkProviderName(name: string): SandboxProviderName {
   if ((SANDBOX_PROVIDERS as readonly string[]).includes(name)) return name as SandboxProviderName;
-  throw new GymError("E_BAD_FLAG_VALUE", `--sandbox ${name} is not a sandbox provider`, {
+  const upstream = nemoGymOnly("sandbox", name);
+  throw new GymError("E_BAD_FLAG_VALUE", upstream ? `--sandbox ${name}: ${upstream}` : `--sandbox ${name} is not a sandbox provider`, {
     hint: `use one of: ${SANDBOX_PROVIDERS.map((p) => `--sandbox ${p}`).join(", ")} (local: plain Linux on bubblewrap; container: podman if it runs here, else docker)`,
   });
 }

@@ -3,9 +3,11 @@ import { GymError } from "../errors.ts";
 import { readLines } from "../jsonl/lines.ts";
 import { issueError, type Row } from "../jsonl/read.ts";
 import { locateJsonError } from "../jsonl/json-error.ts";
+import { refuseTooDeep } from "../jsonl/json-depth.ts";
 import { hasPromptInput, promptMessages, type PromptConfig } from "../datasets/prompt.ts";
 import { sha256 } from "../outputs/digest.ts";
 import { closeMatches } from "../text/difflib.ts";
+import { checkResponseCreateParams } from "../protocol/responses.ts";
 
 export interface MaterializeOptions {
   /** Stop after this many non-blank input lines (before dedupe and repeats); 0 or undefined = all. */
@@ -49,6 +51,7 @@ export async function materialize(source: string, options: MaterializeOptions): 
   for await (const { text, line, terminated } of readLines(source)) {
     if (text.trim() === "") continue;
     if (options.limit && tasks.length >= options.limit) break;
+    refuseTooDeep(text, `${shown}:${line}`);
     let row: unknown;
     try {
       row = JSON.parse(text);
@@ -89,6 +92,7 @@ export async function materialize(source: string, options: MaterializeOptions): 
     if (options.responsesCreateParams) {
       row.responses_create_params = { ...((row.responses_create_params as Row | undefined) ?? {}), ...options.responsesCreateParams };
     }
+    if (row.responses_create_params !== undefined) checkCreateParams(row.responses_create_params, `${shown}:${task.line}`);
     const taskIndex = typeof task.row._ng_task_index === "number" ? task.row._ng_task_index : dedupeIndex(taskIndexByText, task.text);
     if (options.shard && taskIndex % options.shard.count !== options.shard.index) return;
     for (let k = 0; k < (repeats[i] as number); k++) {
@@ -129,6 +133,21 @@ function checkRowFields(row: Row, where: string): void {
   }
   const task = row._ng_task_index;
   if (task !== undefined && !(typeof task === "number" && Number.isSafeInteger(task) && task >= 0)) throw bad("_ng_task_index", "a whole number ≥ 0", task);
+}
+
+/**
+ * A row's `responses_create_params` (with --prompt-config and overrides applied) must be what every agent's
+ * /run accepts (NeMo Gym's non-streaming create params): refused here, naming the input line, rather than
+ * failing that rollout with the agent's 422 in the middle of the run.
+ */
+function checkCreateParams(params: unknown, where: string): void {
+  const checked = checkResponseCreateParams(params, ["responses_create_params"]);
+  if (checked.ok) return;
+  const problems = checked.error.detail.slice(0, 3).map((d) => `${d.loc.join(".")}: ${d.msg} (got ${JSON.stringify(d.input)?.slice(0, 60) ?? "nothing"})`);
+  const more = checked.error.detail.length > 3 ? `; and ${checked.error.detail.length - 3} more` : "";
+  throw new GymError("E_INPUT_SCHEMA", `${where}: responses_create_params is not valid create params: ${problems.join("; ")}${more}.`, {
+    hint: "Fix that row of the dataset (the fields and types of the OpenAI Responses API create request); nothing was collected.",
+  });
 }
 
 /** Byte-identical lines are one task (their repeats continue one counter); others get the next dense index. */

@@ -17,7 +17,9 @@ export interface DatasetReport {
 /** Checks one manifest dataset; `standardPrompt` is the manifest's standard_prompt_config (benchmarks). */
 export async function checkWorkloadDataset(dataset: Record<string, unknown>, roots: Root[], cwd: string, standardPrompt?: string): Promise<DatasetReport> {
   const name = String(dataset.name);
-  const file = await locate(String(dataset.jsonl_fpath), roots, cwd, `Dataset file of '${name}'`);
+  // A benchmark's data is written by its prepare step: say so, rather than only where it was looked for.
+  const prepared = dataset.type === "benchmark" ? `\nA benchmark's data is written by its prepare step: gym eval prepare --benchmark ${name} --search-dir .` : "";
+  const file = await locate(String(dataset.jsonl_fpath), roots, cwd, `Dataset file of '${name}'`, prepared);
   const data = file.path ?? file.display;
   let prompt: PromptConfig | undefined;
   let promptPath: string | null = null;
@@ -53,9 +55,9 @@ export async function checkWorkloadDataset(dataset: Record<string, unknown>, roo
 }
 
 /** A file relative to the cwd, then to each root (NeMo Gym: under the cwd or the install). */
-async function locate(entry: string, roots: Root[], cwd: string, what: string): Promise<FoundFile> {
+async function locate(entry: string, roots: Root[], cwd: string, what: string, more = ""): Promise<FoundFile> {
   const { found, searched } = await readFromRoots(entry, [{ kind: "dir", path: cwd }, ...roots], cwd);
-  if (!found) throw new GymError("E_INPUT_NOT_FOUND", `${what} was not found: ${entry}`, { hint: `Looked in:\n  ${searched.join("\n  ")}` });
+  if (!found) throw new GymError("E_INPUT_NOT_FOUND", `${what} was not found: ${entry}`, { hint: `Looked in:\n  ${searched.join("\n  ")}${more}` });
   return found;
 }
 

@@ -9,6 +9,7 @@ export default defineGymCommand({
     sandbox: { type: "string", description: "Sandbox provider: local (plain Linux on bubblewrap; the only one in this build)", valueHint: "PROVIDER" },
     "only-tasks": { type: "string", description: "Glob(s) over task ids, comma-separated or repeated (e.g. 'hello-*')", valueHint: "GLOB" },
     "exclude-tasks": { type: "string", description: "Glob(s) over task ids to leave out", valueHint: "GLOB" },
+    output: { type: "string", alias: "o", description: "Rollouts file (default: rollouts.jsonl in the results folder)", valueHint: "FILE" },
   },
   examples: [
     "gym dataset validate my-dataset --sandbox local",
@@ -30,10 +31,10 @@ export default defineGymCommand({
     const set = loadTaskSet(resolved.dir, allValues(rawArgs, "only-tasks"), allValues(rawArgs, "exclude-tasks"), { taskset: resolved.taskset });
     const provider = await sandboxProvider(name);
     process.stderr.write(`${set.taskset}: ${set.tasks.length} task(s)${set.skipped.length ? `, ${set.skipped.length} did not load` : ""}\n${provider.limits}\n`);
-    const outcome = await validateTaskSet(set, { provider, log: (line) => process.stderr.write(`${line}\n`) });
-    if (json) process.stdout.write(`${JSON.stringify({ passed: outcome.passed, results_dir: outcome.dir, tasks: outcome.rows, skipped: set.skipped })}\n`);
+    const outcome = await validateTaskSet(set, { provider, output: args.output, log: (line) => process.stderr.write(`${line}\n`) });
+    if (json) process.stdout.write(`${JSON.stringify({ passed: outcome.passed, results_dir: outcome.dir, rollouts: outcome.rollouts, tasks: outcome.rows, skipped: set.skipped })}\n`);
     else process.stdout.write(`${outcome.lines.join("\n")}\n`);
-    process.stderr.write(`${outcome.passed ? "All solutions scored 1" : "Validation failed"}; results in ${outcome.dir}\n`);
+    process.stderr.write(`${outcome.passed ? "All solutions scored 1" : "Validation failed"}; results in ${outcome.dir}${outcome.rollouts === `${outcome.dir}/rollouts.jsonl` ? "" : `, rollouts in ${outcome.rollouts}`}\n`);
     return outcome.passed ? 0 : 1;
   },
 });

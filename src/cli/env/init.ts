@@ -34,21 +34,27 @@ export default defineGymCommand({
     if (reuse && (args["reward-range"] === undefined || direction === undefined)) throw new GymError("E_USAGE", "--reuse-verifier needs --reward-range and --higher-is-better or --lower-is-better.");
     if (!reuse && (args["reward-range"] !== undefined || direction !== undefined)) throw new GymError("E_USAGE", "--reward-range and the direction flags are only allowed with --reuse-verifier.");
     let reward: { range: [number, number]; higher_is_better: boolean } | undefined;
+    let inherit: { resourcesServer: string; agent?: string } | undefined;
     if (reuse) {
       // The verifier must exist now, not only when `env validate` runs later.
-      const [{ selectorPath, componentRoots }] = await Promise.all([import("../../config/index.ts")]);
-      await selectorPath("resources-server", reuse, componentRoots({ cwd: process.cwd() })).catch((error: Error) => {
+      const [{ selectorPath, componentRoots, readFromRoots }, { reusedInstances }] = await Promise.all([import("../../config/index.ts"), import("../../catalog/scaffold.ts")]);
+      const roots = componentRoots({ cwd: process.cwd() });
+      const configPath = await selectorPath("resources-server", reuse, roots).catch((error: Error) => {
         // Name the flag the user typed, not the selector it stands for.
         const guess = / Did you mean `[^`]+`\?/.exec(error.message)?.[0] ?? "";
         throw new GymError("E_BAD_FLAG_VALUE", `--reuse-verifier ${reuse}: there is no resources server of that name.${guess}`, { hint: "List them with `gym list resources-servers` (add --search-dir DIR for your own), or leave out --reuse-verifier to scaffold a new one." });
       });
+      const { found } = await readFromRoots(configPath, roots);
+      inherit = reusedInstances(reuse, found?.text ?? "", found?.display ?? configPath);
       const [lo, hi] = args["reward-range"]!.split(/[,\s]+/).map(Number);
       if (!Number.isFinite(lo) || !Number.isFinite(hi) || !(lo! < hi!)) throw new GymError("E_BAD_FLAG_VALUE", `--reward-range must be LOW,HIGH with LOW < HIGH, got '${args["reward-range"]}'.`);
       reward = { range: [lo!, hi!], higher_is_better: direction! };
     }
     const kind = args.environment ? "environment" : "benchmark";
-    const result = scaffoldWorkload(process.cwd(), { kind, name: (args.environment ?? args.benchmark)!, profile: args.profile ?? "custom-gym-verifier", reuseVerifier: reuse, reward });
+    const result = scaffoldWorkload(process.cwd(), { kind, name: (args.environment ?? args.benchmark)!, profile: args.profile ?? "custom-gym-verifier", reuseVerifier: reuse, reward, inherit });
+    const name = (args.environment ?? args.benchmark)!;
     process.stderr.write(`Wrote ${result.written.length} files (${result.unchanged.length} already identical); see it with: gym list ${kind}s --search-dir .\n`);
+    process.stderr.write(`Next: ${kind === "benchmark" ? `gym eval prepare --benchmark ${name} --search-dir . (writes its data), then ` : ""}gym env validate ${name}\n`);
     for (const path of result.written) process.stdout.write(`${path}\n`);
   },
 });

@@ -18,6 +18,10 @@ export default defineGymCommand({
     const { resolveConfig, toYaml } = await import("../../config/index.ts");
     const config = await resolveConfig(await configOptions(args, rawArgs, overrides, { mode: "offline" }));
     for (const warning of config.warnings) process.stderr.write(`Warning: ${warning}\n`);
+    // As NeMo Gym 0.7 does: a server block that does not fit its server's config is printed, its fields to fix warned.
+    const { serverBlockProblem } = await import("../../catalog/server-check.ts");
+    const problem = await serverBlockProblem(config);
+    if (problem) process.stderr.write(`Warning: ${problem.message}${problem.hint ? `\n  ${problem.hint}` : ""}\n`);
     process.stdout.write(toYaml(config.resolve({ masked: true })));
   },
 });

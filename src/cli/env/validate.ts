@@ -44,7 +44,7 @@ export default defineGymCommand({
     const { validateConfig } = await import("../../config/index.ts");
     const options = await configOptions(args, rawArgs, overrides);
     let { report, config, error } = await validateConfig({ ...options, strict: Boolean(args.strict) });
-    if (config && !error) error = await serverBlockError(config);
+    if (config && !error) error = await (await import("../../catalog/server-check.ts")).serverBlockProblem(config);
     if (error) report = { ...report, valid: false, error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
     if (json) {
       process.stdout.write(`${JSON.stringify(report)}\n`);
@@ -58,14 +58,3 @@ export default defineGymCommand({
   },
 });
 
-/** The launch-time check of every resources server block, as a GymError (or undefined when all pass). */
-async function serverBlockError(config: NonNullable<Awaited<ReturnType<typeof import("../../config/index.ts").validateConfig>>["config"]>) {
-  const { checkServerBlocks } = await import("../../catalog/server-check.ts");
-  const { isGymError } = await import("../../errors.ts");
-  try {
-    await checkServerBlocks(config);
-  } catch (error) {
-    if (isGymError(error)) return error;
-    throw error;
-  }
-}

@@ -11,9 +11,25 @@ export default defineGymCommand({
     "output-dir": { type: "string", description: "Where to write suite_compare_report.{md,json} (default: the suite's folder)", valueHint: "DIR" },
     "report-format": { type: "string", description: "md, json or both (default both)", valueHint: "FORMAT" },
     json: { type: "boolean", description: "Print the JSON report on stdout" },
+    example: { type: "boolean", description: "Print an annotated suite YAML and exit" },
   },
-  examples: ["gym eval compare-suite --suite suite.yaml --confidence-level 0.90 --output-dir results/suite"],
+  examples: [
+    "gym eval compare-suite --suite suite.yaml --confidence-level 0.90 --output-dir results/suite",
+    "gym eval compare-suite --example > suite.yaml   # an annotated suite to start from",
+    "",
+    "The suite YAML:",
+    "  benchmarks:                      # each benchmark's metrics, on their full scale (normalized to 0..100)",
+    "    mcqa: {metrics: [{metric: mean/reward, lower: 0, upper: 1}]}   # higher_is_better: false flips a metric",
+    "  models:                          # model → benchmark → runs (a list is pooled; paths relative to the suite)",
+    "    my-model:",
+    "      mcqa: {baseline: runs/base/rollouts.jsonl, candidate: runs/cand/rollouts.jsonl}",
+  ],
   async run({ args, json }) {
+    if (args.example) {
+      const { SUITE_EXAMPLE } = await import("../../stages/compare/suite-example.ts");
+      process.stdout.write(SUITE_EXAMPLE);
+      return;
+    }
     if (!args.suite) throw new GymError("E_MISSING_ARGUMENT", "--suite is required", { hint: "e.g. --suite suite.yaml" });
     const level = args["confidence-level"] === undefined ? 0.9 : Number(args["confidence-level"]);
     if (!(level > 0 && level < 1)) throw new GymError("E_BAD_FLAG_VALUE", `--confidence-level must be between 0 and 1, got ${args["confidence-level"]}`);

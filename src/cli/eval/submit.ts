@@ -9,6 +9,7 @@ export default defineGymCommand({
     "dry-run": { type: "boolean", description: "Print the run dir and every rendered job script; stage and submit nothing" },
     "resolve-only": { type: "boolean", description: "Print the resolved config (overrides applied, interpolations resolved) and exit" },
     json: { type: "boolean", description: "With --resolve-only: print it as JSON; otherwise print the job record as JSON" },
+    example: { type: "boolean", description: "Print an annotated submit config (every section, each key explained) and exit" },
   },
   overrides: true,
   examples: [
@@ -16,12 +17,20 @@ export default defineGymCommand({
     "gym eval submit --config submit.yaml --dry-run",
     "gym eval submit --config submit.yaml --resolve-only --json",
     "gym eval submit --config submit.yaml +compute.cluster.walltime=04:00:00   # extra tokens set YAML keys",
+    "gym eval submit --example > submit.yaml   # an annotated config to start from",
     "",
+    "The submit YAML: services (model servers started in the job), compute.cluster (Slurm: account, walltime,",
+    "node_pools), driver (policy_model, benchmarks: NAME: {run: {config_paths: […], …}, shards, resumable}), job.output_path.",
     "Without driver.container the job runs the staged gym binary (<run_dir>/bin/gym) itself: nothing to install on the nodes.",
     "A benchmark's `shards: N` runs N collection shards as a job array, then one `gym eval aggregate` job.",
     "Records: <run_dir>/gym-job.json, resolved-config.yaml, and $XDG_CACHE_HOME/nemo-gym/jobs/<gym job id>.json.",
   ],
   async run({ args, overrides, json }) {
+    if (args.example) {
+      const { SUBMIT_EXAMPLE } = await import("../../cluster/example.ts");
+      await print(SUBMIT_EXAMPLE);
+      return 0;
+    }
     const file = args.config as string | undefined;
     if (!file) throw new GymError("E_MISSING_ARGUMENT", "gym eval submit needs --config (the submit YAML).", { hint: "e.g. gym eval submit --config submit.yaml --dry-run" });
     const warn = (m: string) => process.stderr.write(`Warning: ${m}\n`);

@@ -45,6 +45,23 @@ describe("gym dataset validate --sandbox local", () => {
     expect(readFileSync(join(dir, "tasks.jsonl"), "utf8")).toContain("hello.txt");
   });
 
+  sandboxed("--output FILE (dataset validate) and -o FILE (eval run TARGET --agent harbor_oracle) name the rollouts file", async () => {
+    const cwd = await scaffold();
+    const validated = await gym(["dataset", "validate", "my-dataset", "--sandbox", "local", "--output", "out/validated.jsonl"], { cwd });
+    expect(validated.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(cwd, "out", "validated.jsonl"), "utf8"))).toMatchObject({ reward: 1 });
+    expect(existsSync(join(cwd, "results", "harbor", "validation", "my-dataset", "rollouts.jsonl"))).toBe(false);
+    const evaluated = await gym(["eval", "run", "my-dataset", "--agent", "harbor_oracle", "--sandbox", "local", "-o", "out/eval.jsonl", "--json"], { cwd });
+    expect(evaluated.code).toBe(0);
+    expect(JSON.parse(evaluated.stdout).rollouts).toBe(join(cwd, "out", "eval.jsonl"));
+    expect(JSON.parse(readFileSync(join(cwd, "out", "eval.jsonl"), "utf8"))).toMatchObject({ reward: 1 });
+    expect(existsSync(join(cwd, "results", "harbor", "my-dataset", "rollouts.jsonl"))).toBe(false);
+    // A folder is refused before any task runs.
+    const folder = await gym(["dataset", "validate", "my-dataset", "--sandbox", "local", "-o", "out"], { cwd });
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain("--output out is a directory");
+  });
+
   sandboxed("a wrong solution: exit 1 with the verifier's reason", async () => {
     const cwd = await scaffold();
     writeFileSync(join(cwd, "my-dataset", "hello", "solution", "solve.sh"), "echo 'Goodbye' > hello.txt\n");

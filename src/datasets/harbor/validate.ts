@@ -3,8 +3,9 @@
  * results under `results/harbor/validation/<taskset>/` (an evaluation: `results/harbor/<taskset>/`) (tasks.jsonl, skipped.json, run_config_harbor_oracle.yaml,
  * rollouts.jsonl, verifier/<task_id>/). Passing means: every selected task loaded, had a solution and scored ≥ 1.
  */
-import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { mkdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { GymError } from "../../errors.ts";
 import { stringify } from "yaml";
 import { runOracle, writeAtomic, type OracleRow } from "./oracle.ts";
 import type { SandboxProvider } from "../../sandbox/provider.ts";
@@ -22,6 +23,8 @@ export function materializedRow(set: TaskSet, task: HarborTask): Record<string, 
 
 export interface ValidateOutcome {
   dir: string;
+  /** Where the rollouts went: `<dir>/rollouts.jsonl`, or the file `--output` named. */
+  rollouts: string;
   rows: OracleRow[];
   lines: string[];
   passed: boolean;
@@ -45,7 +48,20 @@ export function prepareResults(set: TaskSet, options: { kind?: "validation" | "e
   return dir;
 }
 
-export async function validateTaskSet(set: TaskSet, options: { kind?: "validation" | "eval"; resultsRoot?: string; provider: SandboxProvider; log: (line: string) => void }): Promise<ValidateOutcome> {
+/** The rollouts file of a Harbor run: `--output FILE` when given (its folder made), else `<dir>/rollouts.jsonl`. */
+export function rolloutsPath(dir: string, output: string | undefined): string {
+  if (output === undefined) return join(dir, "rollouts.jsonl");
+  const file = resolve(output);
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new GymError("E_BAD_FLAG_VALUE", `--output ${output} is a directory; it names the rollouts file.`, { hint: `Pass a file, e.g. --output ${join(output, "rollouts.jsonl")}.` });
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  return file;
+}
+
+export async function validateTaskSet(set: TaskSet, options: { kind?: "validation" | "eval"; resultsRoot?: string; output?: string; provider: SandboxProvider; log: (line: string) => void }): Promise<ValidateOutcome> {
+  // A bad --output is refused before any task runs.
+  if (options.output !== undefined) rolloutsPath(".", options.output);
   const dir = prepareResults(set, { ...options, agent: "harbor_oracle" });
   const rows: OracleRow[] = [];
   const lines: string[] = [];
@@ -57,7 +73,8 @@ export async function validateTaskSet(set: TaskSet, options: { kind?: "validatio
     lines.push(row.failure_reason && row.reward < 1 ? `${line}\n    ${row.failure_reason.trim().split("\n").join("\n    ")}` : line);
   }
   for (const skip of set.skipped) lines.push(`${skip.task_id}  failed: ${skip.reason}  -`);
-  writeAtomic(join(dir, "rollouts.jsonl"), rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  const rollouts = rolloutsPath(dir, options.output);
+  writeAtomic(rollouts, rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
   const passed = set.skipped.length === 0 && rows.length > 0 && rows.every((r) => r.oracle !== "unvalidated" && !r.mask_sample && r.reward >= 1);
-  return { dir, rows, lines, passed };
+  return { dir, rollouts, rows, lines, passed };
 }

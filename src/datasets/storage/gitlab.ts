@@ -29,13 +29,27 @@ function statusError(status: number, what: string, settings: StorageSettings): G
   return new GymError("E_HTTP", `GitLab answered HTTP ${status} for ${what}.`, { hint: "Check GITLAB_URL, or try again later." });
 }
 
+function unreachableHint(settings: StorageSettings): string {
+  return `Check GITLAB_URL (now ${settings.gitlabUrl}): that host must be reachable from here (VPN, proxy: HTTPS_PROXY), then run the same command again.`;
+}
+
+/** A GitLab API call; a failure to connect says GitLab is unreachable (not "check the path and its permissions"). */
+async function gitlabFetch(settings: StorageSettings, url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const cause = (error as { code?: string }).code ?? (error as Error).message;
+    throw new GymError("E_HTTP", `GitLab at ${settings.gitlabUrl} is unreachable (${cause}).`, { hint: unreachableHint(settings), cause: error });
+  }
+}
+
 /** Uploads a file as `<name>/<version>/<file>`; returns the package file's sha256 as GitLab reports it (or ours). */
 export async function gitlabUpload(input: string, target: Omit<GitlabTarget, "file"> & { file?: string }, settings: StorageSettings): Promise<string> {
   const { base, token } = need(settings);
   const file = target.file ?? basename(input);
   const bytes = readFileSync(input);
   const url = `${fileUrl(base, { ...target, file })}?select=package_file`;
-  const res = await fetch(url, { method: "PUT", headers: { "PRIVATE-TOKEN": token, "content-type": "application/octet-stream" }, body: bytes });
+  const res = await gitlabFetch(settings, url, { method: "PUT", headers: { "PRIVATE-TOKEN": token, "content-type": "application/octet-stream" }, body: bytes });
   if (!res.ok) throw statusError(res.status, `the upload of ${target.name}/${target.version}/${file}`, settings);
   const local = createHash("sha256").update(bytes).digest("hex");
   const answer = (await res.json().catch(() => ({}))) as { file_sha256?: string; size?: number };
@@ -47,12 +61,18 @@ export async function gitlabUpload(input: string, target: Omit<GitlabTarget, "fi
 /** Downloads `<name>/<version>/<file>` to `output` (resumable, size-checked, renamed into place). */
 export async function gitlabDownload(target: GitlabTarget, output: string, settings: StorageSettings): Promise<void> {
   const { base, token } = need(settings);
-  await downloadFile(fileUrl(base, target), output, {
-    env: settings.env,
-    headers: { "PRIVATE-TOKEN": token },
-    label: `GitLab package ${target.name}/${target.version}/${target.file}`,
-    describeStatus: (r) => statusError(r.status, `package file ${target.name}/${target.version}/${target.file}`, settings),
-  });
+  try {
+    await downloadFile(fileUrl(base, target), output, {
+      env: settings.env,
+      headers: { "PRIVATE-TOKEN": token },
+      label: `GitLab package ${target.name}/${target.version}/${target.file}`,
+      describeStatus: (r) => statusError(r.status, `package file ${target.name}/${target.version}/${target.file}`, settings),
+    });
+  } catch (error) {
+    // A status GitLab answered keeps its own hint; a network failure gets GitLab's settings, not Hugging Face's.
+    if (error instanceof GymError && /cannot reach|timed out|unreachable/i.test(error.message)) throw new GymError(error.code, error.message, { hint: unreachableHint(settings), exitCode: error.exitCode, cause: error });
+    throw error;
+  }
 }
 
 export interface GitlabPackage {
@@ -64,7 +84,7 @@ export interface GitlabPackage {
 /** The generic packages named `name` (every version, or one). */
 export async function gitlabPackages(name: string, version: string | undefined, settings: StorageSettings): Promise<GitlabPackage[]> {
   const { base, token } = need(settings);
-  const res = await fetch(`${base}/packages?package_type=generic&package_name=${encodeURIComponent(name)}&per_page=100`, { headers: { "PRIVATE-TOKEN": token } });
+  const res = await gitlabFetch(settings, `${base}/packages?package_type=generic&package_name=${encodeURIComponent(name)}&per_page=100`, { headers: { "PRIVATE-TOKEN": token } });
   if (!res.ok) throw statusError(res.status, `the package list for ${name}`, settings);
   const all = (await res.json()) as GitlabPackage[];
   // package_name is a substring filter in GitLab: keep exact matches only.
@@ -75,7 +95,7 @@ export async function gitlabPackages(name: string, version: string | undefined, 
 export async function gitlabDelete(packages: GitlabPackage[], settings: StorageSettings): Promise<void> {
   const { base, token } = need(settings);
   for (const p of packages) {
-    const res = await fetch(`${base}/packages/${p.id}`, { method: "DELETE", headers: { "PRIVATE-TOKEN": token } });
+    const res = await gitlabFetch(settings, `${base}/packages/${p.id}`, { method: "DELETE", headers: { "PRIVATE-TOKEN": token } });
     if (!res.ok && res.status !== 404) throw statusError(res.status, `the deletion of ${p.name}/${p.version}`, settings);
   }
 }

@@ -13,7 +13,7 @@ import { ROLLOUT_INDEX, stripForAggregate, STRIPPED_FOR_AGGREGATE, TASK_INDEX } 
 import { TableView } from "../../metrics/table-view.ts";
 import { expandInputGlobs, spillStdin } from "./shards.ts";
 import { isStream } from "../../runtime/files.ts";
-import { FULL_ROW, SCORED_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
+import { FULL_ROW, rewardWarnings, SCORED_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
 import { RowReader } from "../../jsonl/rows.ts";
 import { siblingPath, FileWriter } from "./files.ts";
 import { ByteWriter, copyMerged, type MergeJob, readRuns } from "./copy.ts";
@@ -102,10 +102,12 @@ interface Scan {
   health: AggregateHealth | null;
   /** Each file's sha256 as its bytes are read (when not hashed on another core). */
   hashes?: Hash[];
+  /** Rows without `_ng_task_index` or `_ng_rollout_index` (NeMo Gym takes a missing one as 0): row → the missing fields. */
+  unindexed: Map<number, string>;
 }
 
 async function scanShards(files: string[], shown: string[], options: AggregateStageOptions): Promise<Scan> {
-  const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE, spool: true }), index: new RowIndex({ bytes: true, agent: true, spool: true }), agents: new NameIds(), sources: [], lossy: new Set(), hooked: options.aggregateHook ? [] : null, health: options.healthCheck && options.mergeShards !== false ? new AggregateHealth(options.output) : null };
+  const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE, spool: true }), index: new RowIndex({ bytes: true, agent: true, spool: true }), agents: new NameIds(), sources: [], lossy: new Set(), unindexed: new Map(), hooked: options.aggregateHook ? [] : null, health: options.healthCheck && options.mergeShards !== false ? new AggregateHealth(options.output) : null };
   // The shards' sha256: from the blocks the parse reads, or (GYM_AGGREGATE_WORKER=1) on another core, which
   // reads the files a second time. Under load the second core bought no wall time and cost that second read
   // and an engine: shape (c) 200 MB, median of 4 interleaved runs, CPU 1.55 s with the worker, 1.42 s without.
@@ -146,13 +148,14 @@ async function scanInto(scan: Scan, files: string[], shown: string[], options: A
         const agent = typeof name === "string" && name !== "" ? agents.id(name) : -1;
         const r = table.add(row);
         index.push(s, lines[i]!, offsets[i]!, lengths[i]!, agent);
+        if (row._ng_task_index === undefined || row._ng_rollout_index === undefined) noteUnindexed(scan, r, row);
         if (scan.hooked && agent >= 0) scan.hooked[r] = stripForAggregate(row);
         rows++;
       }
     }
     scan.sources.push({ path: shown[s]!, rows, size: fs.statSync(files[s]!).size, sha256: "" });
     options.log?.(`Read ${rows} rollout row(s) from ${shown[s]}`);
-    for (const warning of reader.takeWarnings(shown[s]!)) options.log?.(`Warning: ${warning} (left out of the reward statistics, as NeMo Gym does)`);
+    for (const warning of rewardWarnings(reader, shown[s]!)) options.log?.(warning);
   }
 }
 
@@ -290,6 +293,21 @@ function rowsByAgent(order: Int32Array, agentOf: Int32Array, agents: number): Ma
   return new Map(firstSeen.map((a) => [a, lists[a]!]));
 }
 
+/** Remembers a row that lacks an index (the first thousand: enough to name the rows of a duplicate). */
+function noteUnindexed(scan: Scan, r: number, row: Row): void {
+  if (scan.unindexed.size >= 1000) return;
+  const missing = [TASK_INDEX, ROLLOUT_INDEX].filter((f) => row[f] === undefined);
+  scan.unindexed.set(r, missing.join(" and "));
+}
+
+/** A duplicate that a missing index made: the row that has no index is named as such, not as a repeat. */
+function duplicateMessage(scan: Scan, x: number, y: number, key: string, who: string, at: (r: number) => string): string {
+  const bare = [x, y].filter((r) => scan.unindexed.has(r));
+  if (bare.length === 0) return `Rollout ${key} of ${who} appears twice: ${at(x)} and ${at(y)}`;
+  const lacking = bare.map((r) => `${at(r)} has no ${scan.unindexed.get(r)}`).join("; ");
+  return `${lacking} (NeMo Gym takes a missing index as 0), so ${at(x)} and ${at(y)} are both rollout ${key} of ${who}`;
+}
+
 function checkDuplicates(order: Int32Array, scan: Scan, shown: string[]): void {
   const { task, rollout } = scan.table;
   const { index } = scan;
@@ -303,11 +321,13 @@ function checkDuplicates(order: Int32Array, scan: Scan, shown: string[]): void {
         const y = order[b]!;
         if (agent[x] !== agent[y]) continue;
         const who = agent[x]! >= 0 ? `agent ${scan.agents.names[agent[x]!]}` : "rows without an agent";
-        throw new GymError(
-          "E_INPUT_SCHEMA",
-          `Rollout (${TASK_INDEX}=${task[x]}, ${ROLLOUT_INDEX}=${rollout[x]}) of ${who} appears twice: ${shown[index.fileOf(x)]}:${index.lineOf(x)} and ${shown[index.fileOf(y)]}:${index.lineOf(y)}`,
-          { hint: "Shards of one run must carry globally unique task indices; aggregate separate runs separately (or re-stamp _ng_task_index)." },
-        );
+        const at = (r: number) => `${shown[index.fileOf(r)]}:${index.lineOf(r)}`;
+        const bare = scan.unindexed.has(x) || scan.unindexed.has(y);
+        throw new GymError("E_INPUT_SCHEMA", duplicateMessage(scan, x, y, `(${TASK_INDEX}=${task[x]}, ${ROLLOUT_INDEX}=${rollout[x]})`, who, at), {
+          hint: bare
+            ? "Give every row its _ng_task_index and _ng_rollout_index (gym eval run and NeMo Gym write both)."
+            : "Shards of one run must carry globally unique task indices; aggregate separate runs separately (or re-stamp _ng_task_index).",
+        });
       }
     }
     i = j;

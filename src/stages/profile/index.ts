@@ -6,7 +6,7 @@ import { utf8 } from "../../metrics/byte-text.ts";
 import { GroupWriter, Layout } from "../../metrics/group-render.ts";
 import { acrossRepeatMetrics, repeatLevelMetrics } from "../../metrics/repeat-level.ts";
 import { PyFloat, stringifyPython } from "../../metrics/pyjson.ts";
-import { SCORED_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
+import { rewardWarnings, SCORED_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
 import { type RowShape, RowReader } from "../../jsonl/rows.ts";
 import { RolloutTable } from "../../metrics/rollout-table.ts";
 import { ROLLOUT_INDEX, TASK_INDEX } from "../../metrics/records.ts";
@@ -19,6 +19,8 @@ import { sortedOrder } from "../aggregate/order.ts";
 import { NameIds, RowIndex } from "../aggregate/rows.ts";
 import { collectGarbage } from "../../runtime/gc.ts";
 import { sampleText } from "./sample.ts";
+import { rowPromptDigest } from "../../protocol/prompt-digest.ts";
+import { isStackOverflow, tooDeepError } from "../../jsonl/json-depth.ts";
 import { SampleBytes } from "./sample-bytes.ts";
 
 type Row = Record<string, unknown>;
@@ -64,6 +66,8 @@ interface Keyed {
   index: RowIndex;
   agents: NameIds;
   table: RolloutTable | null;
+  /** Each row's prompt digest (NaN: no prompt), to check that joined rows belong together. */
+  prompts: number[];
 }
 
 async function indexFile(source: string, what: string, needAgent: boolean, log?: (message: string) => void): Promise<Keyed> {
@@ -72,7 +76,7 @@ async function indexFile(source: string, what: string, needAgent: boolean, log?:
   if (source !== "-" && !fs.existsSync(source)) {
     throw new GymError("E_INPUT_NOT_FOUND", `Input file not found: '${source}' (${what}). Check the path is spelled correctly.`);
   }
-  const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true, spool: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable({ spool: true }) };
+  const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true, spool: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable({ spool: true }), prompts: [] };
   try {
     await scanInto(k, needAgent, log);
     if (k.index.rows === 0) throw emptyInput(shown, what);
@@ -92,7 +96,7 @@ const REQUIRED_KEYS = { [TASK_INDEX]: { type: "index", required: true }, [ROLLOU
 const INPUT_SHAPE: RowShape = { checks: { ...SCORED_CHECKS, reward: { type: "number", null: "allow" }, ...REQUIRED_KEYS, "agent_ref.name": { type: "string", required: true } } };
 const ROLLOUT_SHAPE: RowShape = statsShape({ ...SCORED_CHECKS, ...REQUIRED_KEYS });
 /** The same rows without the reader's checks (see scanInto): the shapes read `agent_ref` as the checks made them do. */
-const unchecked = (shape: RowShape): RowShape => ({ ...shape, checks: undefined, nested: { ...shape.nested, agent_ref: { strings: true } } });
+const unchecked = (shape: RowShape): RowShape => ({ ...shape, checks: undefined, nested: { ...shape.nested, agent_ref: { strings: true }, responses_create_params: { whole: ["input"] } } });
 const INPUT_READ = unchecked(INPUT_SHAPE);
 const ROLLOUT_READ = unchecked(ROLLOUT_SHAPE);
 
@@ -111,7 +115,7 @@ function inputPasses(row: Row): boolean {
 function rolloutPasses(row: Row): boolean {
   const agent = row.agent_ref;
   const reward = row.reward;
-  return isIndex(row[TASK_INDEX]) && isIndex(row[ROLLOUT_INDEX]) && (agent === undefined || (isPlain(agent) && (agent.name === undefined || typeof agent.name === "string"))) && (typeof reward === "number" || reward instanceof PyFloat);
+  return isIndex(row[TASK_INDEX]) && isIndex(row[ROLLOUT_INDEX]) && (agent === undefined || (isPlain(agent) && (agent.name === undefined || typeof agent.name === "string"))) && Number.isFinite(reward instanceof PyFloat ? reward.value : reward);
 }
 
 /**
@@ -133,6 +137,7 @@ async function scanInto(k: Keyed, needAgent: boolean, log?: (message: string) =>
         if (!(needAgent ? inputPasses(row) : rolloutPasses(row))) (checking = true), checker.line(batch.text(i), k.shown, lines[i]!), (checking = false);
         const agent = needAgent ? k.agents.id((row.agent_ref as Row).name as string) : -1;
         k.index.push(0, lines[i]!, offsets[i]!, lengths[i]!, agent, row[TASK_INDEX] as number, row[ROLLOUT_INDEX] as number);
+        k.prompts.push(rowPromptDigest(row) ?? NaN);
         k.table?.add(row);
       }
     }
@@ -141,7 +146,7 @@ async function scanInto(k: Keyed, needAgent: boolean, log?: (message: string) =>
     for await (const _ of new RowReader(shape).batches(k.file, { shown: k.shown }));
     throw error;
   }
-  for (const warning of checker.takeWarnings(k.shown)) log?.(`Warning: ${warning} (left out of the reward statistics, as NeMo Gym does)`);
+  for (const warning of rewardWarnings(checker, k.shown)) log?.(warning);
 }
 
 function sortKeys(k: Keyed, what: string): Int32Array {
@@ -216,10 +221,29 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
       hint: "Use ++allow_partial_rollouts=true (or --allow-partial-rollouts) to profile the completed rollouts of a partial collection.",
     });
   }
+  refuseOtherPrompts(inputs, results, ro, inputOf, matched);
   const summary = completionSummary(tasks, matched, io.length, extraCount);
   const report = await writeProfile(base, inputs, results, ro, inputOf, expectedOfTask, options);
   for (const k of [inputs, results]) if (k.file !== (k === inputs ? options.inputs : options.rollouts)) fs.rmSync(path.dirname(k.file), { recursive: true, force: true });
   return { summary, ...report };
+}
+
+/** Each joined pair must hold the same prompt: inputs and rollouts of two runs can share every (task, rollout) key. */
+function refuseOtherPrompts(inputs: Keyed, results: Keyed, ro: Int32Array, inputOf: Int32Array, matched: number): void {
+  const shown: string[] = [];
+  let count = 0;
+  for (let m = 0; m < matched; m++) {
+    const r = ro[m]!;
+    const i = inputOf[m]!;
+    const a = results.prompts[r]!;
+    const b = inputs.prompts[i]!;
+    if (a !== a || b !== b || a === b) continue;
+    if (count++ < 5) shown.push(`${results.shown}:${results.index.lineOf(r)} and ${inputs.shown}:${inputs.index.lineOf(i)} (rollout (${results.table!.task[r]}, ${results.table!.rollout[r]}))`);
+  }
+  if (count === 0) return;
+  throw new GymError("E_INPUT_SCHEMA", `${count} rollout row(s) answer another prompt than the materialized input row they join: ${shown.join("; ")}${count > shown.length ? "; …" : ""}.`, {
+    hint: "The rollouts and the materialized inputs come from different runs: pass the <stem>_materialized_inputs.jsonl that the same `gym eval run` wrote.",
+  });
 }
 
 function completionSummary(tasks: { total: number; complete: number; partial: number; missing: number }, completed: number, expectedRows: number, extraRows: number): ProfileSummary {
@@ -234,6 +258,16 @@ function completionSummary(tasks: { total: number; complete: number; partial: nu
     partial_input_rows: tasks.partial,
     missing_input_rows: tasks.missing,
   };
+}
+
+/** A task's sample from its input line's bytes; a line nested too deeply for the printers is refused by file:line. */
+function printSample(printer: SampleBytes, bytes: Uint8Array, start: number, end: number, decoder: TextDecoder, where: () => string): string | Uint8Array {
+  try {
+    return printer.print(bytes, start, end) ?? sampleText(decoder.decode(bytes.subarray(start, end)));
+  } catch (error) {
+    if (isStackOverflow(error)) throw tooDeepError(where());
+    throw error;
+  }
 }
 
 /** `rows` are the rollouts in (task, rollout) order, `inputOf` their materialized input rows, `expected` each task's input rows. */
@@ -257,7 +291,7 @@ async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: I
     const runs = readRuns(inputs.index.task, inputs.index.rollout, where.file, inputs.index.rows);
     readRowsInOrder([inputs.file], where, runs, samples, (bytes, start, end) => {
       // Most lines are printed from their bytes; the rest (see SampleBytes) by the general printer.
-      const sample = printer.print(bytes, start, end) ?? sampleText(decoder.decode(bytes.subarray(start, end)));
+      const sample = printSample(printer, bytes, start, end, decoder, () => `${inputs.shown}:${inputs.index.lineOf(samples[t]!)}`);
       const from = starts[t]!;
       const to = t + 1 < starts.length ? starts[t + 1]! : rows.length;
       groups.write(out, rows, from, to, sample, expected[t]!);

@@ -6,6 +6,7 @@ import { isJudgeFailure } from "./cache.ts";
 import { State, type InputEntry, type InputsIndex } from "./inputs.ts";
 import { describeIdentity, identityOf, missingIdentityError, readRowBatches, type TextRow } from "./lines.ts";
 import type { Router } from "./route.ts";
+import { rowPromptDigest } from "../../protocol/prompt-digest.ts";
 
 export interface JoinCheck {
   /** Source rows that will be considered for verification (before --limit and --resume). */
@@ -15,6 +16,9 @@ export interface JoinCheck {
 }
 
 const SHOWN = 10;
+
+/** The prompt of a rollout row, read to check that it is the prompt of the input row it joins. */
+const PROMPT_FIELDS = { responses_create_params: { whole: ["input"] } };
 
 /** The members of a verify-source row the join reads (the rest is skipped, not built). */
 const JOIN_FIELDS = ["_ng_task_index", "_ng_rollout_index", "_ng_result_type", "_ng_failure_class"] as const;
@@ -35,7 +39,7 @@ export async function checkJoin(source: string, index: InputsIndex, router: Rout
     if (problems.length < SHOWN) problems.push(text);
   };
   // Only what the join looks at is parsed: the indices, the result and failure types (response: its presence and null).
-  for await (const batch of readRowBatches(source, JOIN_FIELDS)) {
+  for await (const batch of readRowBatches(source, JOIN_FIELDS, false, PROMPT_FIELDS)) {
     for (const row of batch) {
       const v = row.value;
       if (options.judge) {
@@ -57,6 +61,11 @@ export async function checkJoin(source: string, index: InputsIndex, router: Rout
       }
       if (!Object.hasOwn(v, "response") || v.response === null) {
         problem(`${row.source}:${row.line}: rollout ${describeIdentity(v)} has no 'response'${typeof v._ng_result_type === "string" ? ` (result type '${v._ng_result_type}')` : ""}, so there is nothing to re-verify`);
+        continue;
+      }
+      const prompt = rowPromptDigest(v);
+      if (prompt !== undefined && entry.prompt !== undefined && prompt !== entry.prompt) {
+        problem(`${row.source}:${row.line}: rollout ${describeIdentity(v)} answers another prompt than its input row ${index.source}:${entry.line} (the two files are from different runs?)`);
         continue;
       }
       entry.state |= State.joined;

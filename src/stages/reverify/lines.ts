@@ -3,7 +3,7 @@ import { GymError } from "../../errors.ts";
 import { issueError, type Row } from "../../jsonl/read.ts";
 import { locateJsonError } from "../../jsonl/json-error.ts";
 import { readLines } from "../../jsonl/lines.ts";
-import { RowReader } from "../../jsonl/rows.ts";
+import { RowReader, type RowShape } from "../../jsonl/rows.ts";
 
 /** One row of a JSONL file: parsed value, the exact line text (without its newline), where it came from. */
 export interface TextRow {
@@ -48,9 +48,9 @@ export async function* readTextRows(file: string, options: { allowTruncatedTail?
  * gives them), other scalars kept, strings, objects and arrays skipped (their presence and JSON type stay).
  * Same file:line errors as readTextRows; `text` is the row's exact text when `withText` (else "").
  */
-export async function* readRowBatches(file: string, fields: readonly string[], withText = false): AsyncGenerator<TextRow[]> {
+export async function* readRowBatches(file: string, fields: readonly string[], withText = false, nested?: RowShape["nested"]): AsyncGenerator<TextRow[]> {
   const source = file === "-" ? "<stdin>" : file;
-  const reader = new RowReader({ whole: [...fields] });
+  const reader = new RowReader({ whole: [...fields], nested });
   for await (const batch of reader.batches(file, { shown: source })) {
     const { rows, lines } = batch;
     const out: TextRow[] = new Array(rows.length);

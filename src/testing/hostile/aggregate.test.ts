@@ -1,5 +1,6 @@
 /** Hostile inputs for `gym eval aggregate`: bad shards, bad configs, outputs that would overwrite inputs. */
 import { hostileSuite, type HostileCase } from "../hostile.ts";
+import { setField } from "../hostile-base.ts";
 import { aliasBomb, badLines, badRolloutFields } from "./shared.ts";
 
 const agg = (file: string) => ["eval", "aggregate", "--input-glob", file, "-o", "out/merged.jsonl"];
@@ -7,6 +8,9 @@ const agg = (file: string) => ["eval", "aggregate", "--input-glob", file, "-o", 
 const cases: HostileCase[] = [
   ...badLines("s.jsonl", "rollouts", agg, "aggregate"),
   ...badRolloutFields("s.jsonl", agg, "aggregate"),
+  // A missing index is taken as 0 (as NeMo Gym does): the collision it makes is named as a missing field, not a repeat.
+  { name: "aggregate: a row without _ng_task_index", files: { "s.jsonl": (b) => setField(b.rollouts, 2, "_ng_task_index", undefined) }, args: agg("s.jsonl"), message: ["s.jsonl:2 has no _ng_task_index", "takes a missing index as 0", /^(?![\s\S]*appears twice)/] },
+  { name: "aggregate: a row without _ng_rollout_index", files: { "s.jsonl": (b) => setField(setField(b.rollouts, 2, "_ng_rollout_index", undefined), 2, "_ng_task_index", 0) }, args: agg("s.jsonl"), message: ["s.jsonl:2 has no _ng_rollout_index", /^(?![\s\S]*appears twice)/] },
   { name: "aggregate: -o is one of two shards", files: { "s.jsonl": (b) => b.rollouts.replace(/"_ng_task_index":(\d)/g, '"_ng_task_index":1$1') }, args: ["eval", "aggregate", "--input-glob", "r.jsonl,s.jsonl", "-o", "r.jsonl"], code: 2, message: ["r.jsonl", "--input-glob", "overwrite"] },
   { name: "aggregate: -o is one of two shards by another spelling", files: { sub: { dir: true }, "s.jsonl": (b) => b.rollouts.replace(/"_ng_task_index":(\d)/g, '"_ng_task_index":1$1') }, args: ["eval", "aggregate", "--input-glob", "r.jsonl,s.jsonl", "-o", "./sub/../s.jsonl"], code: 2, message: ["overwrite"] },
   { name: "aggregate: -o is a hard link to the shard", shell: "ln r.jsonl h.jsonl && $GYM eval aggregate --input-glob r.jsonl -o h.jsonl; s=$?; rm h.jsonl; exit $s", code: 2, message: ["h.jsonl", "overwrite"] },

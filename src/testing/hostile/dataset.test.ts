@@ -51,6 +51,9 @@ const cases: HostileCase[] = [
   { name: "collate: one dataset's prepared copy is another dataset", files: { "c.yaml": COLLATE_CONFIG.replace("- {name: example, type: example, jsonl_fpath: d.jsonl}", "- {name: example, type: example, jsonl_fpath: a.jsonl}\n      - {name: second, type: example, jsonl_fpath: a_prepare.jsonl}"), "a.jsonl": (b) => b.dataset, "a_prepare.jsonl": (b) => b.dataset }, args: collate(), code: 2, message: ["a_prepare.jsonl", "overwrite"] },
   { name: "collate: a config with a NUL", files: { "c.yaml": COLLATE_CONFIG.replace("entrypoint: app.py", "entrypoint: app\u0000.py"), "d.jsonl": (b) => b.dataset }, args: collate(), message: ["c.yaml:4", "NUL"] },
   { name: "collate: a config alias bomb", files: { "c.yaml": `${aliasBomb()}${COLLATE_CONFIG}`, "d.jsonl": (b) => b.dataset }, args: collate(), message: ["c.yaml", /alias/i] },
+  { name: "collate: a row without responses_create_params", files: { "c.yaml": COLLATE_CONFIG, "d.jsonl": (b) => setField(b.dataset, 3, "responses_create_params", undefined) }, args: collate(), message: ["d.jsonl:3", "no responses_create_params"] },
+  { name: "collate: --output-dir is a file (no metrics written first)", files: { "c.yaml": COLLATE_CONFIG, "d.jsonl": (b) => b.dataset, col: "not a folder\n" }, args: collate(), code: 2, message: ["--output-dir col", "a file"] },
+  { name: "collate: --output-dir is below a file", files: { "c.yaml": COLLATE_CONFIG, "d.jsonl": (b) => b.dataset, col: "not a folder\n" }, args: collate("col/sub"), code: 2, message: ["col is a file"] },
   { name: "collate: a dataset that does not exist", files: { "c.yaml": COLLATE_CONFIG }, args: collate(), message: ["d.jsonl"] },
   { name: "collate: --output-dir takes a flag", files: { "c.yaml": COLLATE_CONFIG, "d.jsonl": (b) => b.dataset }, args: ["dataset", "collate", "--config", "c.yaml", "--mode", "example_validation", "--output-dir", "--mode"], code: 2, message: ["--output-dir", "--mode"] },
 ];

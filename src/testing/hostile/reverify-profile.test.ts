@@ -1,18 +1,31 @@
 /** Hostile inputs for `gym eval reverify` and `gym eval profile`: bad rollouts and inputs, outputs over inputs. */
 import { hostileSuite, type HostileCase } from "../hostile.ts";
-import { badLines, badRolloutFields } from "./shared.ts";
+import { editLine } from "../hostile-base.ts";
+import { badLines, badRolloutFields, deepLine } from "./shared.ts";
 
 const RV = ["eval", "reverify", "--resources-server", "mcqa"];
 const reverify = (rollouts: string, inputs = "r_materialized_inputs.jsonl", out = "out/rv.jsonl") => [...RV, "--inputs", inputs, "--rollouts", rollouts, "-o", out];
 const profile = (rollouts: string, inputs = "r_materialized_inputs.jsonl") => ["eval", "profile", "--inputs", inputs, "--rollouts", rollouts];
 
+/** The inputs with line `n`'s prompt changed: the same (task, rollout) keys, another run's prompt. */
+const otherPrompt = (text: string, n: number) =>
+  editLine(text, n, (row) => {
+    const input = (row.responses_create_params as { input: { content: string }[] }).input;
+    input[0]!.content += " (another run's prompt)";
+    return row;
+  });
+
 const cases: HostileCase[] = [
+  // Inputs from another run: same indices, another prompt. Both file:line positions are named.
+  { name: "reverify: --inputs from another run (line 3's prompt differs)", files: { "m.jsonl": (b) => otherPrompt(b.inputs, 3) }, args: reverify("r.jsonl", "m.jsonl"), message: ["r.jsonl:3", "m.jsonl:3", "another prompt"] },
+  { name: "profile: --inputs from another run (line 3's prompt differs)", files: { "m.jsonl": (b) => otherPrompt(b.inputs, 3) }, args: [...profile("r.jsonl", "m.jsonl"), "--output", "p.jsonl"], message: ["r.jsonl:3", "m.jsonl:3", "another prompt"] },
   ...badLines("s.jsonl", "rollouts", (f) => reverify(f), "reverify --rollouts"),
   ...badLines("m.jsonl", "inputs", (f) => reverify("r.jsonl", f), "reverify --inputs"),
   ...badRolloutFields("s.jsonl", (f) => reverify(f), "reverify --rollouts", ["task", "rollout"]),
   ...badLines("s.jsonl", "rollouts", (f) => profile(f), "profile --rollouts"),
   ...badLines("m.jsonl", "inputs", (f) => profile("r.jsonl", f), "profile --inputs"),
   ...badRolloutFields("s.jsonl", (f) => profile(f), "profile --rollouts", ["reward", "task", "rollout"]),
+  { name: "profile --inputs: line 2 nests 5000 arrays deep", files: { "m.jsonl": (b) => deepLine(b.inputs, 2) }, args: [...profile("r.jsonl", "m.jsonl"), "--output", "p.jsonl"], message: ["m.jsonl:2", "1000 levels"] },
   // Outputs over inputs.
   { name: "reverify: -o is --inputs", args: reverify("r.jsonl", "r_materialized_inputs.jsonl", "r_materialized_inputs.jsonl"), code: 2, message: ["--inputs", "overwrite"] },
   { name: "reverify: -o is --rollouts", args: reverify("r.jsonl", "r_materialized_inputs.jsonl", "r.jsonl"), code: 2, message: ["--rollouts", "overwrite"] },

@@ -1,7 +1,7 @@
 /** Hostile inputs for `gym eval run`: bad datasets, flags, configs and prompt configs, outputs over inputs. */
 import { hostileSuite, type HostileCase } from "../hostile.ts";
 import { setField } from "../hostile-base.ts";
-import { aliasBomb, badLines } from "./shared.ts";
+import { aliasBomb, badLines, deepLine } from "./shared.ts";
 
 const RUN = ["eval", "run", "--resources-server", "mcqa", "--model-type", "replay_model/mcqa_example"];
 const run = (...extra: string[]) => [...RUN, ...extra];
@@ -17,6 +17,9 @@ const flag = (name: string, value: string, expect: string): HostileCase => ({
 const cases: HostileCase[] = [
   ...badLines("d.jsonl", "dataset", withInput, "run"),
   { name: "run: responses_create_params is a string on line 2", files: { "d.jsonl": (b) => setField(b.dataset, 2, "responses_create_params", "hello") }, args: withInput("d.jsonl"), message: ["d.jsonl:2", "responses_create_params"] },
+  { name: "run: responses_create_params.input is a number on line 2", files: { "d.jsonl": (b) => setField(b.dataset, 2, "responses_create_params", { input: 5 }) }, args: withInput("d.jsonl"), message: ["d.jsonl:2", "responses_create_params.input", "valid string"] },
+  { name: "run: responses_create_params has an unknown key on line 3", files: { "d.jsonl": (b) => setField(b.dataset, 3, "responses_create_params", { input: "hi", temprature: 0.5 }) }, args: withInput("d.jsonl"), message: ["d.jsonl:3", "temprature", "Extra inputs"] },
+  { name: "run: line 2 nests 5000 arrays deep", files: { "d.jsonl": (b) => deepLine(b.dataset, 2) }, args: withInput("d.jsonl"), message: [/d\.jsonl:2:\d+/, "1000 levels"] },
   { name: "run: agent_ref is a string on line 2", files: { "d.jsonl": (b) => setField(b.dataset, 2, "agent_ref", "mcqa_simple_agent") }, args: withInput("d.jsonl"), message: ["d.jsonl:2", "agent_ref"] },
   // Outputs over inputs, sidecars included.
   { name: "run: -o is --input", args: run("--input", "in.jsonl", "-o", "in.jsonl"), code: 2, message: ["in.jsonl", "--input", "overwrite"] },

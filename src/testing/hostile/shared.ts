@@ -44,6 +44,13 @@ export function badRolloutFields(file: string, args: (file: string) => string[],
   }));
 }
 
+/** Line `n` of `text` with a member nested `depth` arrays deep (past NeMo Gym's ~1000-level json limit). */
+export function deepLine(text: string, n: number, depth = 5000): string {
+  const lines = text.split("\n");
+  lines[n - 1] = `${lines[n - 1]!.replace(/}\s*$/, "")}, "deep": ${"[".repeat(depth)}${"]".repeat(depth)}}`;
+  return lines.join("\n");
+}
+
 /** A billion-laughs document: nine levels of ten aliases each. */
 export function aliasBomb(): string {
   const lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];

@@ -12,6 +12,8 @@ export interface HarborRunArgs {
   only: string[];
   exclude: string[];
   json: boolean;
+  /** `-o/--output`: the rollouts file. */
+  output?: string;
   /** The config (model, agent) for a model-driven agent; built only when one is asked for. */
   options: () => Promise<ResolveConfigOptions>;
 }
@@ -35,16 +37,16 @@ export async function harborEvalRun(args: HarborRunArgs): Promise<number> {
   const provider = await sandboxProvider(name);
   const log = (line: string) => process.stderr.write(`${line}\n`);
   log(`${set.taskset}: ${set.tasks.length} task(s)${set.skipped.length ? `, ${set.skipped.length} did not load (skipped.json)` : ""}\n${provider.limits}`);
-  let outcome: { dir: string; rows: { reward: number; mask_sample: boolean; oracle?: string }[]; lines: string[] };
-  if (oracle) outcome = await validateTaskSet(set, { kind: "eval", provider, log });
+  let outcome: { dir: string; rollouts: string; rows: { reward: number; mask_sample: boolean; oracle?: string }[]; lines: string[] };
+  if (oracle) outcome = await validateTaskSet(set, { kind: "eval", output: args.output, provider, log });
   else {
     const [{ harborAgentRun }, { VERSION }] = await Promise.all([import("../../../run/harbor.ts"), import("../../version.ts")]);
-    outcome = await harborAgentRun({ set, provider, options: await args.options(), agent: args.agent, version: VERSION, log });
+    outcome = await harborAgentRun({ set, provider, options: await args.options(), agent: args.agent, version: VERSION, output: args.output, log });
   }
   const scored = outcome.rows.filter((r) => r.oracle !== "unvalidated" && !r.mask_sample);
   const mean = scored.length ? scored.reduce((sum, r) => sum + r.reward, 0) / scored.length : null;
-  if (args.json) process.stdout.write(`${JSON.stringify({ results_dir: outcome.dir, scored: scored.length, mean_reward: mean, tasks: outcome.rows, skipped: set.skipped })}\n`);
+  if (args.json) process.stdout.write(`${JSON.stringify({ results_dir: outcome.dir, rollouts: outcome.rollouts, scored: scored.length, mean_reward: mean, tasks: outcome.rows, skipped: set.skipped })}\n`);
   else process.stdout.write(`${outcome.lines.join("\n")}\n`);
-  log(`${scored.length}/${set.tasks.length + set.skipped.length} task(s) scored, mean reward ${mean ?? "-"}; rollouts in ${outcome.dir}/rollouts.jsonl`);
+  log(`${scored.length}/${set.tasks.length + set.skipped.length} task(s) scored, mean reward ${mean ?? "-"}; rollouts in ${outcome.rollouts}`);
   return scored.length > 0 ? 0 : 1;
 }

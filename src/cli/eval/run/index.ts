@@ -64,7 +64,7 @@ export default defineGymCommand({
       const { harborEvalRun } = await import("./_harbor.ts");
       const only = allValues(rawArgs, "only-tasks");
       const options = () => configOptions(args, rawArgs, overrides, { mode: "run", flagValues: flagKeys({ ...args, agent: undefined }) });
-      return harborEvalRun({ target: args.target, agent: args.agent, agentType: args["agent-type"], sandbox: args.sandbox, only, exclude: allValues(rawArgs, "exclude-tasks"), json, options });
+      return harborEvalRun({ target: args.target, agent: args.agent, agentType: args["agent-type"], sandbox: args.sandbox, only, exclude: allValues(rawArgs, "exclude-tasks"), json, output: typeof args.output === "string" ? args.output : undefined, options });
     }
     const { evalRun } = await import("./_main.ts");
     const flagValues = flagKeys(args);

@@ -36,7 +36,7 @@ const COMMIT = /^[0-9a-f]{40}$/i;
 export async function readRegistry(env = process.env): Promise<RegistryDataset[]> {
   const url = registryUrl(env);
   const dest = join(cacheDir(env), "harbor", "registry", `${sha256(url).slice(0, 16)}.json`);
-  if (!(isOffline(env) && existsSync(dest))) await downloadFile(url, dest, { label: "the Harbor registry", env, retries: 2 });
+  if (!(isOffline(env) && existsSync(dest))) await harborDownload(() => downloadFile(url, dest, { label: "the Harbor registry", env, retries: 2 }), registryHint(url, dest, env));
   let list: unknown;
   try {
     list = JSON.parse(readFileSync(dest, "utf8"));
@@ -102,7 +102,7 @@ export async function resolveCommit(task: RegistryTask, env = process.env): Prom
   if (COMMIT.test(task.git_commit_id)) return task.git_commit_id.toLowerCase();
   const { api, owner, repo } = githubRepo(task.git_url);
   const url = `${api}/repos/${owner}/${repo}/commits/${encodeURIComponent(task.git_commit_id)}`;
-  if (isOffline(env)) throw new GymError("E_IO", `Offline: ${task.name} is pinned to ${task.git_commit_id}, which needs ${url} to resolve to a commit`, { hint: "unset GYM_OFFLINE/HF_HUB_OFFLINE, or pull once with network" });
+  if (isOffline(env)) throw new GymError("E_IO", `Offline: ${task.name} is pinned to ${task.git_commit_id}, which needs ${url} to resolve to a commit`, { hint: `unset GYM_OFFLINE/HF_HUB_OFFLINE, pull once with network, or point HARBOR_REGISTRY_URL (now ${registryUrl(env)}) at a registry whose entries pin 40-hex commits` });
   const response = await fetch(url, { headers: { Accept: "application/vnd.github.sha", ...authHeaders(env) } });
   const text = (await response.text()).trim();
   if (!response.ok || !COMMIT.test(text)) throw new GymError("E_HTTP", `${url} answered HTTP ${response.status} resolving ${task.git_commit_id} of ${task.git_url}`, { hint: "check the registry entry's git_commit_id, or set GITHUB_TOKEN when rate-limited" });
@@ -116,7 +116,10 @@ export async function fetchArchive(gitUrl: string, commit: string, env = process
   if (existsSync(dest)) return { path: dest, downloaded: false };
   const url = `${origin}/${owner}/${repo}/archive/${commit}.tar.gz`;
   log?.(`downloading ${owner}/${repo} at ${commit.slice(0, 12)}`);
-  await downloadFile(url, dest, { label: `${owner}/${repo}@${commit.slice(0, 12)}`, env, headers: authHeaders(env) });
+  await harborDownload(
+    () => downloadFile(url, dest, { label: `${owner}/${repo}@${commit.slice(0, 12)}`, env, headers: authHeaders(env) }),
+    `The task files come from ${origin}/${owner}/${repo} (the registry entry's git_url): run the same command again where ${new URL(origin).host} is reachable, or pull once with network (the archive is kept at ${dest} and reused offline); GITHUB_TOKEN helps when rate-limited.`,
+  );
   return { path: dest, downloaded: true };
 }
 
@@ -128,5 +131,21 @@ export function extractPaths(archive: string, paths: string[], into: string): vo
   } catch (error) {
     const stderr = String((error as { stderr?: Buffer }).stderr ?? "").trim().split("\n").slice(0, 3).join("; ");
     throw new GymError("E_INPUT_NOT_FOUND", `${archive}: could not extract ${paths.slice(0, 3).join(", ")}${paths.length > 3 ? ", …" : ""}: ${stderr}`, { hint: "the registry names a path the repository does not have at that commit; remove the cached archive if it is damaged" });
+  }
+}
+
+/** What to do when the Harbor registry cannot be fetched: Harbor's own setting, not the Hugging Face ones. */
+function registryHint(url: string, dest: string, env: NodeJS.ProcessEnv): string {
+  const cached = existsSync(dest) ? ` A copy fetched earlier is kept at ${dest}: GYM_OFFLINE=1 uses it without asking.` : "";
+  return `The registry comes from HARBOR_REGISTRY_URL (now ${url}${env.HARBOR_REGISTRY_URL ? "" : ", Harbor's default"}): point it at a reachable mirror (any HTTP server holding a copy of registry.json).${cached}`;
+}
+
+/** Runs a Harbor download; a failure keeps its message and gets the Harbor hint (the generic one names the Hugging Face settings). */
+async function harborDownload(download: () => Promise<unknown>, hint: string): Promise<void> {
+  try {
+    await download();
+  } catch (error) {
+    if (error instanceof GymError) throw new GymError(error.code, error.message, { hint, exitCode: error.exitCode, cause: error });
+    throw error;
   }
 }
