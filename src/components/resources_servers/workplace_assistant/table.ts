@@ -152,9 +152,9 @@ export function equalAfterLowercase(a: Table, b: Table, keepCase: readonly strin
   );
 }
 
-/** `df.to_dict(orient="records")` with NaN as JSON NaN (what FastAPI writes). */
+/** `df.to_dict(orient="records")`: copies; NaN stays null (pydantic writes NaN as JSON null). */
 export function records(rows: readonly Row[]): Row[] {
-  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? Number.NaN : v])));
+  return rows.map((r) => ({ ...r }));
 }
 
 /** `series.str.contains(pattern, case=False, na=False)`. */
