@@ -7,15 +7,19 @@ interface Action {
   name: string;
   arguments: string;
 }
-const vectors = readJsonFile<{
+interface Vectors {
   cases: { actions: Action[]; outputs: ({ output: unknown } | { raises: string })[] }[];
   pairs: { predicted: number; ground_truth: Action[]; reward: number }[];
-}>(import.meta.dir, "_fixtures/differential.json");
+}
+// `differential.py 7 160 4 differential.json` and `differential.py 11 240 8 differential_long.json`.
+const files = ["differential.json", "differential_long.json"];
 
 // What the tool answered, as JSON (a Python float 4.0 reads back as 4 on both sides; NaN as null, as pydantic writes it).
 const asJson = (x: unknown) => JSON.parse(JSON.stringify(x ?? null, (_k, v) => (v instanceof PyFloat ? v.value : v)));
 
-describe("workplace_assistant: differential vectors from NeMo Gym's tools (pandas 2.3.3; _fixtures/differential.py)", () => {
+for (const file of files) {
+const vectors = readJsonFile<Vectors>(import.meta.dir, `_fixtures/${file}`);
+describe(`workplace_assistant: differential vectors from NeMo Gym's tools (pandas 2.3.3; _fixtures/${file})`, () => {
   test(`${vectors.cases.length} seeded action sequences: every output, and every call that raises, as NeMo Gym's`, async () => {
     let compared = 0;
     for (const [i, c] of vectors.cases.entries()) {
@@ -46,3 +50,4 @@ describe("workplace_assistant: differential vectors from NeMo Gym's tools (panda
     }
   });
 });
+}

@@ -1,6 +1,7 @@
-"""Runs NeMo Gym's workplace_assistant tools (pandas) on seeded action sequences; prints differential vectors as JSON."""
+"""Usage: python differential.py SEED COUNT LONGEST OUT.json (from a folder holding NeMo Gym's resources_servers/workplace_assistant).
+Runs NeMo Gym's workplace_assistant tools (pandas) on seeded action sequences; prints differential vectors as JSON."""
 import json, math, random, sys
-sys.path.insert(0, "/tmp/wa_ref")
+sys.path.insert(0, ".")
 import numpy as np
 from resources_servers.workplace_assistant.utils import get_tools, is_correct
 
@@ -13,7 +14,8 @@ def plain(x):
     if isinstance(x, float) and math.isnan(x): return None
     return x
 
-R = random.Random(7)
+SEED, COUNT, LONGEST = (int(a) for a in (sys.argv[1:4] or ["7", "160", "4"]))
+R = random.Random(SEED)
 EMAIL_IDS = ["00000057", "00000259", "00000373", "00000001", "99999999", 57, ""]
 EVENT_IDS = ["00000252", "00000013", "00000001", "0000025", 252]
 TASK_IDS = ["00000149", "00000001", "00000010", "x"]
@@ -47,6 +49,7 @@ def action():
     if kind == 19: return "customer_relationship_manager_add_customer", {"customer_name": pick(["Dakota Thomas", "", None]), "assigned_to_email": pick(["Nadia.Moreau@atlas.com", "x@atlas.com"]), "status": pick(["Lead", "lead"]), "customer_email": pick([None, "D@T.com"]), "notes": pick(["", None, "n"])}
     if kind == 20: return "customer_relationship_manager_update_customer", {"customer_id": pick(CUST_IDS), "field": pick(["status", "product_interest", "assigned_to_email", "notes", "zip"]), "new_value": pick(["Lost", "lost", "Software", "raj.patel@atlas.com", "note"])}
     if kind == 21: return "customer_relationship_manager_delete_customer", {"customer_id": pick(CUST_IDS)}
+    if kind == 22 and R.random() < 0.5: return "customer_relationship_manager_search_customers", {"customer_email": pick(["d@t.com", "nanolabs"]), "follow_up_by_min": pick([None, "2023-12-01"]), "page": pick([1, 2])}
     if kind == 22: return "customer_relationship_manager_search_customers", {"customer_name": pick([None, "casey", "a"]), "status": pick([None, "Lead"]), "last_contact_date_max": pick([None, "2023-11-09"]), "page_size": pick([3, 50])}
     return "company_directory_find_email_address", {"name": pick(["nadia", "", "a", "zz"])}
 
@@ -63,14 +66,14 @@ def run(seq):
     return outs
 
 cases = []
-for i in range(160):
-    seq = [(n, clean(a)) for n, a in (action() for _ in range(R.randint(1, 4)))]
+for i in range(COUNT):
+    seq = [(n, clean(a)) for n, a in (action() for _ in range(R.randint(1, LONGEST)))]
     cases.append({"actions": [{"name": n, "arguments": json.dumps(a)} for n, a in seq], "outputs": run(seq)})
 pairs = []
-for i in range(160):
+for i in range(COUNT):
     a, b = R.randrange(len(cases)), R.randrange(len(cases))
     pred = cases[a]["actions"]
     gt = pred if R.random() < 0.4 else cases[b]["actions"]
     if R.random() < 0.3: gt = pred[:-1]
     pairs.append({"predicted": a, "ground_truth": gt, "reward": float(is_correct(pred, gt, None))})
-json.dump({"cases": cases, "pairs": pairs}, open("/tmp/wa_ref/vectors.json", "w"), indent=None)
+json.dump({"cases": cases, "pairs": pairs}, open(sys.argv[4] if len(sys.argv) > 4 else "differential.json", "w"), indent=None)
