@@ -1,7 +1,7 @@
 /** The analytics toolkit (NeMo Gym's AnalyticsTool): per-day counts over the visits table; `create_plot` records a plot path (the state that is verified). */
 import { pyFloat } from "../../../../metrics/pyjson.ts";
 import { compareMask, filterRows, records, truthy, type Row, type Table } from "../table.ts";
-import { pyStr } from "./email.ts";
+import { pyStr } from "./results.ts";
 import type { Toolkit, WorkplaceState } from "./types.ts";
 
 const VALUES = ["total_visits", "session_duration_seconds", "user_engaged", "visits_direct", "visits_referral", "visits_search_engine", "visits_social_media"];

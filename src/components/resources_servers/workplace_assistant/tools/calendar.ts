@@ -2,7 +2,7 @@
 import { pyInt } from "../../_python/number.ts";
 import { PyException } from "../../_python/errors.ts";
 import { appendRow, columnHas, containsMaskAllowingNa, filterRows, lower, nextId, records, truthy, type Row } from "../table.ts";
-import { paginate } from "./email.ts";
+import { paginate } from "./results.ts";
 import { timestamp } from "./timestamp.ts";
 import type { Toolkit } from "./types.ts";
 

@@ -1,6 +1,6 @@
 /** The customer-relationship-manager toolkit (NeMo Gym's CustomerRelationshipManagerTool) and the company directory. */
 import { appendRow, columnHas, compareMask, containsMask, filterRows, lower, nextId, truthy } from "../table.ts";
-import { paginate } from "./email.ts";
+import { paginate } from "./results.ts";
 import type { Toolkit } from "./types.ts";
 
 const STATUSES = ["Qualified", "Won", "Lost", "Lead", "Proposal"];

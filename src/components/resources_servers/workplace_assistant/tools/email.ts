@@ -2,6 +2,7 @@
 import { PyException } from "../../_python/errors.ts";
 import { pySplit } from "../../_python/text.ts";
 import { appendRow, columnHas, filterRows, lower, nextId, records, truthy, type Row } from "../table.ts";
+import { paginate, pyStr } from "./results.ts";
 import type { Toolkit, WorkplaceState } from "./types.ts";
 import { day, timestamp } from "./timestamp.ts";
 
@@ -110,22 +111,3 @@ export const email: Toolkit = {
     },
   },
 };
-
-/** str(x) for a cell: NaN prints as `nan`. */
-export function pyStr(x: unknown): string {
-  if (x === null || x === undefined) return "nan";
-  if (x === true) return "True";
-  if (x === false) return "False";
-  if (typeof x === "number") return Number.isInteger(x) ? String(x) : String(x);
-  return typeof x === "string" ? x : JSON.stringify(x);
-}
-
-/** The shared page arithmetic of the search tools (page clamped to 1..total_pages). */
-export function paginate(rows: Row[], page: unknown, pageSize: unknown, key: string, totalKey: string): Row {
-  if (typeof page !== "number" || typeof pageSize !== "number") throw new PyException("TypeError", "'<' not supported between instances of 'str' and 'int'");
-  const total = rows.length;
-  const totalPages = Math.floor((total + pageSize - 1) / pageSize);
-  const p = totalPages > 0 ? Math.max(1, Math.min(page, totalPages)) : 1;
-  const start = (p - 1) * pageSize;
-  return { [key]: records(rows.slice(start, Math.min(start + pageSize, total))), pagination: { [totalKey]: total, page: p, page_size: pageSize, total_pages: totalPages } };
-}
