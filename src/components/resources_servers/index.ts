@@ -26,4 +26,5 @@ export const catalog: ServerCatalog = {
   bird_sql: () => import("./bird_sql/index.ts"),
   spider2_lite: () => import("./spider2_lite/index.ts"),
   mrcr: () => import("./mrcr/index.ts"),
+  workplace_assistant: () => import("./workplace_assistant/index.ts"),
 };
