@@ -17,12 +17,14 @@ const CSV = [
 ].join("\r\n");
 
 let server: ServedApp;
-const requests: { path: string; auth: string | null }[] = [];
+const requests: { path: string; auth: string | null; method?: string }[] = [];
 
 beforeAll(async () => {
   const app = new Hono();
-  app.get("/datasets/Idavidrein/gpqa/resolve/main/gpqa_diamond.csv", (c) => {
-    requests.push({ path: c.req.path, auth: c.req.header("authorization") ?? null });
+  // As the Hub does: every answer names the commit it served, and an ETag for the file.
+  app.use(async (c, next) => { await next(); c.header("x-repo-commit", "0123456789abcdef0123456789abcdef01234567"); c.header("etag", `"${c.req.path.length}-${c.req.path.replace(/\W/g, "")}"`); });
+  app.get("/datasets/Idavidrein/gpqa/resolve/:rev/gpqa_diamond.csv", (c) => {
+    requests.push({ path: c.req.path, auth: c.req.header("authorization") ?? null, method: c.req.method });
     return c.req.header("authorization") === "Bearer hf_test" ? c.text(CSV) : c.text("gated", 401);
   });
   server = await serve(app.fetch, { host: "127.0.0.1", port: 0 });
@@ -51,10 +53,10 @@ describe("eval prepare", () => {
       const correct = r.options.find((o: Record<string, string>) => Object.keys(o)[0] === r.expected_answer);
       expect(Object.values(correct)[0]).toBe(r.task_id === "rec1" ? "Neon" : "7");
     }
-    // The second run reads the cache: no new request.
+    // The second run asks the Hub whether `main` moved (one HEAD) and reads the unchanged file from the cache.
     const before = requests.length;
     await prepareBenchmarks([d], { roots, cwd, env });
-    expect(requests.length).toBe(before);
+    expect(requests.slice(before).map((r) => r.method)).toEqual(["HEAD"]);
   });
 
   test("a gated download without a token says to set HF_TOKEN; an unreachable endpoint says offline", async () => {

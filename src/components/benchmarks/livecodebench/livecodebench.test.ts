@@ -77,7 +77,9 @@ describe("gym eval prepare / run --benchmark livecodebench (fake Hub on loopback
   };
   beforeAll(async () => {
     const app = new Hono();
-    app.get("/datasets/livecodebench/code_generation_lite/resolve/main/:file", (c) => (c.req.param("file") in files ? c.text(files[c.req.param("file")]!) : c.text("no", 404)));
+    // As the Hub does: every answer names the commit it served, and an ETag for the file.
+    app.use(async (c, next) => { await next(); c.header("x-repo-commit", "0123456789abcdef0123456789abcdef01234567"); c.header("etag", `"${c.req.path.length}-${c.req.path.replace(/\W/g, "")}"`); });
+    app.get("/datasets/livecodebench/code_generation_lite/resolve/:rev/:file", (c) => (c.req.param("file") in files ? c.text(files[c.req.param("file")]!) : c.text("no", 404)));
     hub = await serve(app.fetch, { host: "127.0.0.1", port: 0 });
   });
   afterAll(() => hub.stop());
