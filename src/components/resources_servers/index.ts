@@ -23,4 +23,5 @@ export const catalog: ServerCatalog = {
   math_proof_judgement: () => import("./math_proof_judgement/index.ts"),
   frontierscience_judge: () => import("./frontierscience_judge/index.ts"),
   arena_judge: () => import("./arena_judge/index.ts"),
+  aalcr: () => import("./aalcr/index.ts"),
 };

@@ -1,0 +1,55 @@
+/** Parity checks for judged servers (tests only): NeMo Gym's published rollouts posted back to /verify, each field compared (key order included). */
+import type { Hono } from "hono";
+import { post } from "../_common/testing.ts";
+
+type Row = Record<string, any>;
+const ROUTING = new Set(["_ng_task_index", "_ng_rollout_index", "agent_ref"]);
+
+/**
+ * What a comparison leaves out. `added`: keys the current app.py writes that the published rows predate.
+ * `response` (the policy's, echoed) is compared with the `content: null` the current openai SDK's dump adds
+ * to reasoning items taken out where the published row (dumped by an older SDK) has none.
+ */
+export interface CompareOptions {
+  added?: readonly string[];
+}
+
+/** The echoed response as an older SDK dumped it: reasoning items without a `content: null` the published one lacks. */
+function asPublished(ours: Row, theirs: Row): Row {
+  if (!Array.isArray(ours?.output) || !Array.isArray(theirs?.output)) return ours;
+  const output = ours.output.map((item: Row, i: number) => {
+    if (item?.type !== "reasoning" || item.content !== null || (theirs.output[i] && "content" in theirs.output[i])) return item;
+    const { content: _dropped, ...rest } = item;
+    return rest;
+  });
+  return { ...ours, output };
+}
+
+/** The /verify body reverify builds for a published rollout: the task row's keys (those of `task`) plus the stored response. */
+export function verifyBodyOf(rollout: Row, task: Row): Row {
+  const body: Row = {};
+  for (const key of Object.keys(task)) if (key in rollout && !ROUTING.has(key)) body[key] = rollout[key];
+  body.response = rollout.response;
+  return body;
+}
+
+/** The keys where the re-scored row differs from the published one (routing keys and `added` keys aside); `[]` = exact. */
+export function differingKeys(reply: Row, rollout: Row, options: CompareOptions = {}): string[] {
+  const out: string[] = [];
+  for (const key of new Set([...Object.keys(rollout), ...Object.keys(reply)])) {
+    if (ROUTING.has(key) || (options.added?.includes(key) && !(key in rollout))) continue;
+    const ours = key === "response" ? asPublished(reply[key], rollout[key]) : reply[key];
+    if (JSON.stringify(ours) !== JSON.stringify(rollout[key])) out.push(key);
+  }
+  return out;
+}
+
+/** Posts every published rollout (its task's keys taken from `task`) and returns, per row, the keys that differ. */
+export async function rescore(app: Hono<any>, rollouts: Row[], task: Row, options: CompareOptions = {}): Promise<string[][]> {
+  const out: string[][] = [];
+  for (const rollout of rollouts) {
+    const reply = await post(app, "/verify", verifyBodyOf(rollout, task));
+    out.push(reply.status === 200 ? differingKeys(reply.body, rollout, options) : [`HTTP ${reply.status}: ${JSON.stringify(reply.body).slice(0, 200)}`]);
+  }
+  return out;
+}
