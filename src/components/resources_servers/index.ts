@@ -24,4 +24,5 @@ export const catalog: ServerCatalog = {
   frontierscience_judge: () => import("./frontierscience_judge/index.ts"),
   arena_judge: () => import("./arena_judge/index.ts"),
   aalcr: () => import("./aalcr/index.ts"),
+  math_with_autograder: () => import("./math_with_autograder/index.ts"),
 };

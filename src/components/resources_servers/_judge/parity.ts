@@ -12,6 +12,8 @@ const ROUTING = new Set(["_ng_task_index", "_ng_rollout_index", "agent_ref"]);
  */
 export interface CompareOptions {
   added?: readonly string[];
+  /** Keys the rollouts file carries from the task row, not from /verify (set by `rescore`). */
+  fromTask?: readonly string[];
 }
 
 /** The echoed response as an older SDK dumped it: reasoning items without a `content: null` the published one lacks. */
@@ -37,7 +39,7 @@ export function verifyBodyOf(rollout: Row, task: Row): Row {
 export function differingKeys(reply: Row, rollout: Row, options: CompareOptions = {}): string[] {
   const out: string[] = [];
   for (const key of new Set([...Object.keys(rollout), ...Object.keys(reply)])) {
-    if (ROUTING.has(key) || (options.added?.includes(key) && !(key in rollout))) continue;
+    if (ROUTING.has(key) || (options.added?.includes(key) && !(key in rollout)) || (options.fromTask?.includes(key) && !(key in reply))) continue;
     const ours = key === "response" ? asPublished(reply[key], rollout[key]) : reply[key];
     if (JSON.stringify(ours) !== JSON.stringify(rollout[key])) out.push(key);
   }
@@ -49,7 +51,9 @@ export async function rescore(app: Hono<any>, rollouts: Row[], task: Row, option
   const out: string[][] = [];
   for (const rollout of rollouts) {
     const reply = await post(app, "/verify", verifyBodyOf(rollout, task));
-    out.push(reply.status === 200 ? differingKeys(reply.body, rollout, options) : [`HTTP ${reply.status}: ${JSON.stringify(reply.body).slice(0, 200)}`]);
+    // Task keys /verify does not return (math_with_judge's `question`) come from the task row in the rollouts file.
+    const fromTask = Object.keys(task).filter((key) => !(key in reply.body));
+    out.push(reply.status === 200 ? differingKeys(reply.body, rollout, { ...options, fromTask }) : [`HTTP ${reply.status}: ${JSON.stringify(reply.body).slice(0, 200)}`]);
   }
   return out;
 }
