@@ -25,4 +25,6 @@ export const catalog: ServerCatalog = {
   arena_judge: () => import("./arena_judge/index.ts"),
   aalcr: () => import("./aalcr/index.ts"),
   math_with_autograder: () => import("./math_with_autograder/index.ts"),
+  physics_judge: () => import("./physics_judge/index.ts"),
+  ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
 };

@@ -27,6 +27,17 @@ function asPublished(ours: Row, theirs: Row): Row {
   return { ...ours, output };
 }
 
+/** The echoed response as an older SDK dumped it: reasoning items without a `content: null` the published one lacks. */
+function asPublished(ours: Row, theirs: Row): Row {
+  if (!Array.isArray(ours?.output) || !Array.isArray(theirs?.output)) return ours;
+  const output = ours.output.map((item: Row, i: number) => {
+    if (item?.type !== "reasoning" || item.content !== null || (theirs.output[i] && "content" in theirs.output[i])) return item;
+    const { content: _dropped, ...rest } = item;
+    return rest;
+  });
+  return { ...ours, output };
+}
+
 /** The /verify body reverify builds for a published rollout: the task row's keys (those of `task`) plus the stored response. */
 export function verifyBodyOf(rollout: Row, task: Row): Row {
   const body: Row = {};
@@ -43,16 +54,36 @@ export function differingKeys(reply: Row, rollout: Row, options: CompareOptions 
     const ours = key === "response" ? asPublished(reply[key], rollout[key]) : reply[key];
     if (JSON.stringify(ours) !== JSON.stringify(rollout[key])) out.push(key);
   }
+  const shared = (row: Row, other: Row) => Object.keys(row).filter((key) => key in other && !ROUTING.has(key)).join(",");
+  if (shared(reply, rollout) !== shared(rollout, reply)) out.push("(key order)");
   return out;
 }
 
-/** Posts every published rollout (its task's keys taken from `task`) and returns, per row, the keys that differ. */
-export async function rescore(app: Hono<any>, rollouts: Row[], task: Row, options: CompareOptions = {}): Promise<string[][]> {
+/**
+ * The /verify body reverify builds for a published rollout: the task row's keys (those of `tasks[0]`), each from
+ * the rollout where it carries it, else from its task row `tasks[_ng_task_index]` (rows whose /verify response drops
+ * `question`, say), plus the stored response.
+ */
+export function verifyBodyOf(rollout: Row, tasks: Row[]): Row {
+  const body: Row = {};
+  const own = typeof rollout._ng_task_index === "number" ? tasks[rollout._ng_task_index] : undefined;
+  for (const key of Object.keys(tasks[0] ?? {})) {
+    if (ROUTING.has(key)) continue;
+    if (key in rollout) body[key] = rollout[key];
+    else if (own && key in own) body[key] = own[key];
+  }
+  body.response = rollout.response;
+  return body;
+}
+
+/** Posts every published rollout (its body from `verifyBodyOf`) and returns, per row, the keys that differ. */
+export async function rescore(app: Hono<any>, rollouts: Row[], tasks: Row[], options: CompareOptions = {}): Promise<string[][]> {
   const out: string[][] = [];
   for (const rollout of rollouts) {
-    const reply = await post(app, "/verify", verifyBodyOf(rollout, task));
+    const body = verifyBodyOf(rollout, tasks);
+    const reply = await post(app, "/verify", body);
     // Task keys /verify does not return (math_with_judge's `question`) come from the task row in the rollouts file.
-    const fromTask = Object.keys(task).filter((key) => !(key in reply.body));
+    const fromTask = Object.keys(body).filter((key) => !(key in reply.body));
     out.push(reply.status === 200 ? differingKeys(reply.body, rollout, { ...options, fromTask }) : [`HTTP ${reply.status}: ${JSON.stringify(reply.body).slice(0, 200)}`]);
   }
   return out;

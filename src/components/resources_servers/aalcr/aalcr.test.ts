@@ -19,7 +19,7 @@ const replay = () => replayByPrompt(rollouts.map((r) => ({ prompt: r.judge_respo
 describe("aalcr: published rollouts re-scored by a replaying judge", () => {
   test("5 of 5 exact (every field; invalid_model_response is newer than the published rows)", async () => {
     const judge = replay();
-    expect(await rescore(server(judge), rollouts, rows[0]!, { added: ["invalid_model_response"] })).toEqual([[], [], [], [], []]);
+    expect(await rescore(server(judge), rollouts, rows, { added: ["invalid_model_response"] })).toEqual([[], [], [], [], []]);
     expect(judge.unused()).toBe(0);
   });
 });

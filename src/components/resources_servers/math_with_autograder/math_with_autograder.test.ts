@@ -18,7 +18,7 @@ const server = (lookup: JudgeLookup, params: Row = { input: [] }) =>
 describe("math_with_autograder: published rollouts re-scored by a replaying judge", () => {
   test("5 of 5 exact (every field, the judge exchange included)", async () => {
     const judge = replayByPrompt(rollouts.flatMap((r) => (r.judge_evaluations ?? []).map((e: Row) => ({ prompt: e.responses_create_params.input.at(-1).content, answer: e.response }))));
-    expect(await rescore(server(judge), rollouts, rows[0]!)).toEqual([[], [], [], [], []]);
+    expect(await rescore(server(judge), rollouts, rows)).toEqual([[], [], [], [], []]);
     expect(judge.unused()).toBe(0);
   });
 });
