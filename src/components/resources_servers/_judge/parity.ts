@@ -27,25 +27,6 @@ function asPublished(ours: Row, theirs: Row): Row {
   return { ...ours, output };
 }
 
-/** The echoed response as an older SDK dumped it: reasoning items without a `content: null` the published one lacks. */
-function asPublished(ours: Row, theirs: Row): Row {
-  if (!Array.isArray(ours?.output) || !Array.isArray(theirs?.output)) return ours;
-  const output = ours.output.map((item: Row, i: number) => {
-    if (item?.type !== "reasoning" || item.content !== null || (theirs.output[i] && "content" in theirs.output[i])) return item;
-    const { content: _dropped, ...rest } = item;
-    return rest;
-  });
-  return { ...ours, output };
-}
-
-/** The /verify body reverify builds for a published rollout: the task row's keys (those of `task`) plus the stored response. */
-export function verifyBodyOf(rollout: Row, task: Row): Row {
-  const body: Row = {};
-  for (const key of Object.keys(task)) if (key in rollout && !ROUTING.has(key)) body[key] = rollout[key];
-  body.response = rollout.response;
-  return body;
-}
-
 /** The keys where the re-scored row differs from the published one (routing keys and `added` keys aside); `[]` = exact. */
 export function differingKeys(reply: Row, rollout: Row, options: CompareOptions = {}): string[] {
   const out: string[] = [];
