@@ -26,5 +26,6 @@ export const catalog: ServerCatalog = {
   aalcr: () => import("./aalcr/index.ts"),
   math_with_autograder: () => import("./math_with_autograder/index.ts"),
   physics_judge: () => import("./physics_judge/index.ts"),
+  omniscience: () => import("./omniscience/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
 };
