@@ -27,5 +27,6 @@ export const catalog: ServerCatalog = {
   math_with_autograder: () => import("./math_with_autograder/index.ts"),
   physics_judge: () => import("./physics_judge/index.ts"),
   omniscience: () => import("./omniscience/index.ts"),
+  abstention: () => import("./abstention/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
 };
