@@ -28,5 +28,6 @@ export const catalog: ServerCatalog = {
   physics_judge: () => import("./physics_judge/index.ts"),
   omniscience: () => import("./omniscience/index.ts"),
   abstention: () => import("./abstention/index.ts"),
+  text_to_sql: () => import("./text_to_sql/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
 };
