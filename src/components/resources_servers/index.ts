@@ -29,5 +29,6 @@ export const catalog: ServerCatalog = {
   omniscience: () => import("./omniscience/index.ts"),
   abstention: () => import("./abstention/index.ts"),
   text_to_sql: () => import("./text_to_sql/index.ts"),
+  inverse_if: () => import("./inverse_if/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
 };
