@@ -30,5 +30,6 @@ export const catalog: ServerCatalog = {
   abstention: () => import("./abstention/index.ts"),
   text_to_sql: () => import("./text_to_sql/index.ts"),
   inverse_if: () => import("./inverse_if/index.ts"),
+  longmemeval: () => import("./longmemeval/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
 };
