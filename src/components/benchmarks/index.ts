@@ -35,4 +35,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/hmmt_nov25/prepare.ts": () => import("./hmmt_nov25/prepare.ts"),
   "benchmarks/math-500/prepare.ts": () => import("./math-500/prepare.ts"),
   "benchmarks/imo_answerbench/prepare.ts": () => import("./imo_answerbench/prepare.ts"),
+  "benchmarks/omniscience/prepare.ts": () => import("./omniscience/prepare.ts"),
 };
