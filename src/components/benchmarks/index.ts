@@ -36,4 +36,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/math-500/prepare.ts": () => import("./math-500/prepare.ts"),
   "benchmarks/imo_answerbench/prepare.ts": () => import("./imo_answerbench/prepare.ts"),
   "benchmarks/omniscience/prepare.ts": () => import("./omniscience/prepare.ts"),
+  "benchmarks/physics/prepare.ts": () => import("./physics/prepare.ts"),
 };
