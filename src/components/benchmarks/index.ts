@@ -37,4 +37,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/imo_answerbench/prepare.ts": () => import("./imo_answerbench/prepare.ts"),
   "benchmarks/omniscience/prepare.ts": () => import("./omniscience/prepare.ts"),
   "benchmarks/physics/prepare.ts": () => import("./physics/prepare.ts"),
+  "benchmarks/ugphysics/prepare.ts": () => import("./ugphysics/prepare.ts"),
 };
