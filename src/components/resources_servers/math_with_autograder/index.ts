@@ -65,6 +65,8 @@ const parent = mathWithJudge.definition;
 
 export default defineResourcesServer<Config, State>({
   ...parent,
+  // NeMo Gym's math_with_judge declares no REVERIFY_MODE (the base's UNKNOWN), nor does this subclass.
+  reverifyMode: "unknown",
   name: "math_with_autograder",
   className: "MathWithAutograderResourcesServer",
   config: { fields: { ...parent.config!.fields, judge_prompt_path: py.withDefault(py.str(), () => "resources_servers/math_with_autograder/prompts/judge.yaml") } },

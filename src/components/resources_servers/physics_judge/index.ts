@@ -24,6 +24,8 @@ const parent = mathWithJudge.definition;
 
 export default defineResourcesServer<Config, { pool: VerifierPool; judge: Judge; prompt: JudgePrompt }>({
   ...parent,
+  // NeMo Gym's math_with_judge declares no REVERIFY_MODE (the base's UNKNOWN), nor does this subclass.
+  reverifyMode: "unknown",
   name: "physics_judge",
   className: "PhysicsJudgeResourcesServer",
   config: {
