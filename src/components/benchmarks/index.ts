@@ -38,4 +38,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/omniscience/prepare.ts": () => import("./omniscience/prepare.ts"),
   "benchmarks/physics/prepare.ts": () => import("./physics/prepare.ts"),
   "benchmarks/ugphysics/prepare.ts": () => import("./ugphysics/prepare.ts"),
+  "benchmarks/aalcr/prepare.ts": () => import("./aalcr/prepare.ts"),
 };
