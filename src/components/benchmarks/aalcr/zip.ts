@@ -11,7 +11,7 @@ export function zipEntries(bytes: Uint8Array, label: string): { name: string; da
       break;
     }
   }
-  const bad = (what: string) => new GymError("E_INPUT_FORMAT", `${label} is not a ZIP archive gym can read (${what}).`, { hint: `Delete the cached copy and prepare again.` });
+  const bad = (what: string) => new GymError("E_INPUT_SCHEMA", `${label} is not a ZIP archive gym can read (${what}).`, { hint: `Delete the cached copy and prepare again.` });
   if (end < 0) throw bad("no end of central directory");
   const count = view.getUint16(end + 10, true);
   let at = view.getUint32(end + 16, true);
