@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type HubServer, startHubServer } from "../../../testing/hub-server.ts";
 import { parquetBytes } from "../../../testing/parquet.ts";
 import { DOCUMENTS, HF_REPO_ID, prepare, tokensBand } from "./prepare.ts";
+import { zipEntries } from "./zip.ts";
 
 const fixtures = join(import.meta.dir, "..", "..", "..", "..", "fixtures", "judge_prepare");
 let dir: string;
@@ -31,4 +32,8 @@ test("aalcr: rows and the documents archive become NeMo Gym's JSONL byte for byt
   expect(await prepare(ctx)).toBe(outputPath);
   expect(readFileSync(outputPath, "utf8")).toBe(readFileSync(join(fixtures, "aalcr.jsonl"), "utf8"));
   expect([79999, 80000, 109999, 127999, 128000].map(tokensBand)).toEqual(["<80k", "80k-100k", "100k-110k", "110k-128k", "128k+"]);
+});
+
+test("aalcr: bytes that are not a ZIP archive are a clear error, not a crash", () => {
+  expect(() => zipEntries(new TextEncoder().encode("<html>not a zip</html>"), DOCUMENTS)).toThrow(/is not a ZIP archive gym can read \(no end of central directory\)/);
 });

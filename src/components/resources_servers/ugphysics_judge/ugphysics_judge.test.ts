@@ -18,7 +18,7 @@ const answered = (text: string) => ({ ...rows[0]!, response: { ...rollouts[0]!.r
 describe("ugphysics_judge: published rollouts re-scored", () => {
   test("5 of 5 rewards and verdicts, 4 of 5 exact, key order included (all symbolic hits: verdict TRUE, no judge call)", async () => {
     // Pinned: row 2's extracted_answer is sympy's str() of an unevaluated latex2sympy tree, which the math-verify
-    // port (../_math_verify) prints without the doubled parentheses: NeMo Gym "(pi**2*hbar**2)/((2*l**2*m))".
+    // port (../_math_verify) prints differently: NeMo Gym "(pi**2*hbar**2)/((2*l**2*m))", ours "pi**2*hbar**2/(2*m*l**2)".
     expect(await rescore(server(() => undefined), rollouts, rows)).toEqual([[], [], ["extracted_answer"], [], []]);
   });
 });
