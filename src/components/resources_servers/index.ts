@@ -31,5 +31,6 @@ export const catalog: ServerCatalog = {
   text_to_sql: () => import("./text_to_sql/index.ts"),
   inverse_if: () => import("./inverse_if/index.ts"),
   longmemeval: () => import("./longmemeval/index.ts"),
+  proof_verification: () => import("./proof_verification/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
 };
