@@ -46,4 +46,9 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/mmlu/prepare.ts": () => import("./mmlu/prepare.ts"),
   "benchmarks/mmmlu/prepare.ts": () => import("./mmmlu/prepare.ts"),
   "benchmarks/mmlu_prox/prepare.ts": () => import("./mmlu_prox/prepare.ts"),
+  "benchmarks/imo_answerbench/prepare.ts": () => import("./imo_answerbench/prepare.ts"),
+  "benchmarks/omniscience/prepare.ts": () => import("./omniscience/prepare.ts"),
+  "benchmarks/physics/prepare.ts": () => import("./physics/prepare.ts"),
+  "benchmarks/ugphysics/prepare.ts": () => import("./ugphysics/prepare.ts"),
+  "benchmarks/aalcr/prepare.ts": () => import("./aalcr/prepare.ts"),
 };

@@ -55,7 +55,11 @@ export class Judge {
 
   /** POSTs `/v1/responses` with the config's create params and this `input`; returns both sides, dumped. */
   async responses(input: JsonObject[] | string): Promise<JudgeExchange> {
-    const sent = this.params(input);
+    return this.send(this.params(input));
+  }
+
+  /** POSTs `/v1/responses` with exactly these create params (servers that build their own, e.g. `dict(input=…) | overrides`). */
+  async send(sent: JsonObject): Promise<JudgeExchange> {
     const body = await this.post<JsonObject>("/v1/responses", sent);
     const problems = responseProblems(body);
     if (problems.length) throw new JudgeError(`ValidationError: the judge answered something that is not a Responses object: ${problems.slice(0, 3).join("; ")}`);

@@ -38,6 +38,6 @@
  */
 export { judgeConfigFields, type JudgeConfig, type ModelServerRef } from "./config.ts";
 export { Judge, setJudgeProbe, type JudgeExchange, type JudgeProbe } from "./call.ts";
-export { promptFromYaml, pyFormat, readPromptFile } from "./prompts.ts";
+export { fillPrompt, promptFromYaml, promptTemplatesFromYaml, pyFormat, readPromptFile, type PromptTemplates } from "./prompts.ts";
 export { chatText, lastAssistantText, lastOutputText, lastUserText } from "./text.ts";
 export { JudgeError } from "../../../servers/resources/index.ts";

@@ -62,3 +62,24 @@ export function pyFormat(template: string, values: Record<string, string>): stri
   }
   return out;
 }
+
+/** NeMo Gym's prompt YAML (`nemo_gym.prompt.PromptConfig`): a required `user` template, an optional `system` one. */
+export interface PromptTemplates {
+  user: string;
+  system?: string;
+}
+
+/** Parses a prompt YAML file's text (`user` required, `system` optional). */
+export function promptTemplatesFromYaml(text: string, path: string): PromptTemplates {
+  const user = promptFromYaml(text, "user", path);
+  const system = (parseYaml(text) as Record<string, unknown>).system;
+  if (system !== undefined && system !== null && typeof system !== "string") throw new GymError("E_CONFIG", `The judge prompt file '${path}' has a 'system' entry that is not a string.`, { hint: `Make 'system' a string in ${path}, or remove it.` });
+  return typeof system === "string" ? { user, system } : { user };
+}
+
+/** `fill_prompt`: the system message (when the file has one) and the user message, each filled as `str.format_map(values)`. */
+export function fillPrompt(templates: PromptTemplates, values: Record<string, string>): { role: string; content: string }[] {
+  const messages = templates.system === undefined ? [] : [{ role: "system", content: pyFormat(templates.system, values) }];
+  messages.push({ role: "user", content: pyFormat(templates.user, values) });
+  return messages;
+}

@@ -61,3 +61,22 @@ export const BROKEN_JUDGES: { label: string; fetch: () => Promise<Response> }[] 
     [401, "application/json", '{"error":"invalid api key"}'],
   ] as const
 ).map(([status, type, text]) => ({ label: `${status} ${type} ${text.slice(0, 20)}`, fetch: async () => new Response(text, { status, headers: { "content-type": type } }) }));
+
+/** The prompt text of a judge request: the last message's content (Responses `input` or chat `messages`; list contents' texts joined). */
+export function promptOfRequest(body: JsonObject): string {
+  const messages = (Array.isArray(body.input) ? body.input : Array.isArray(body.messages) ? body.messages : []) as JsonObject[];
+  const content = messages.at(-1)?.content;
+  if (typeof content === "string") return content;
+  return Array.isArray(content) ? (content as JsonObject[]).map((p) => String(p.text ?? "")).join("\n") : "";
+}
+
+/**
+ * Replays recorded judge answers by prompt: each request gets the first not-yet-used answer recorded for its
+ * exact prompt text (repeats of one task send the same prompt and got their own answers, in order).
+ */
+export function replayByPrompt(recorded: { prompt: string; answer: JsonObject }[]): JudgeLookup & { unused(): number } {
+  const queues = new Map<string, JsonObject[]>();
+  for (const { prompt, answer } of recorded) queues.set(prompt, [...(queues.get(prompt) ?? []), answer]);
+  const lookup = (_path: string, body: JsonObject) => queues.get(promptOfRequest(body))?.shift();
+  return Object.assign(lookup, { unused: () => [...queues.values()].reduce((n, q) => n + q.length, 0) });
+}

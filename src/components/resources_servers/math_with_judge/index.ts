@@ -20,6 +20,14 @@ export interface MathWithJudgeConfig extends JsonObject {
   library_verifier_max_concurrency: number;
 }
 
+/** `_math_score_fn`: symbolic_accuracy always, judge_accuracy where the judge ran (subclasses reuse it). */
+export function mathScoreFn(r: JsonObject): Record<string, number> {
+  const scores: Record<string, number> = {};
+  if ("library_reward" in r) scores.symbolic_accuracy = Number(r.library_reward);
+  if (r.judge_evaluations !== undefined && r.judge_evaluations !== null) scores.judge_accuracy = Number(r.reward);
+  return scores;
+}
+
 export default defineResourcesServer<MathWithJudgeConfig, { pool: VerifierPool; judge: Judge }>({
   name: "math_with_judge",
   className: "LibraryJudgeMathResourcesServer",
@@ -51,14 +59,6 @@ export default defineResourcesServer<MathWithJudgeConfig, { pool: VerifierPool; 
     },
   },
   computeMetrics: (tasks) =>
-    computePassMajorityMetrics(tasks, {
-      scoreFn: (r) => {
-        const scores: Record<string, number> = {};
-        if ("library_reward" in r) scores.symbolic_accuracy = Number(r.library_reward);
-        if (r.judge_evaluations !== undefined && r.judge_evaluations !== null) scores.judge_accuracy = Number(r.reward);
-        return scores;
-      },
-      answerKey: "extracted_answer",
-    }).metrics,
+    computePassMajorityMetrics(tasks, { scoreFn: mathScoreFn, answerKey: "extracted_answer" }).metrics,
   keyMetrics: (agentMetrics) => passMajorityKeyMetrics(agentMetrics) as JsonObject,
 });
