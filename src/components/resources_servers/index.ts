@@ -6,6 +6,7 @@ export const catalog: ServerCatalog = {
   math_with_judge: () => import("./math_with_judge/index.ts"),
   code_gen: () => import("./code_gen/index.ts"),
   evalplus: () => import("./evalplus/index.ts"),
+  code_fim: () => import("./code_fim/index.ts"),
   instruction_following: () => import("./instruction_following/index.ts"),
   ifbench: () => import("./ifbench/index.ts"),
   string_match: () => import("./string_match/index.ts"),
