@@ -6,7 +6,7 @@ import { ensureBinary, gym } from "../../testing/binary.ts";
 
 beforeAll(ensureBinary, 120_000);
 
-const TEN = ["arena_judge", "circle_click", "code_fim", "code_gen", "equivalence_llm_judge", "equivalence_llm_judge/lc_judge", "equivalence_llm_judge/nl2bash-equivalency", "equivalence_rule/lc", "evalplus", "example_multi_step", "example_multi_turn_gymnasium", "example_session_state_mgmt", "example_single_tool_call", "example_tool_call_multireward", "format_verification/citation_format", "format_verification/freeform_formatting", "frontierscience_judge", "ifbench", "instruction_following", "math_proof_judgement", "math_with_judge", "mcqa", "simpleqa", "string_match", "xstest"];
+const TEN = ["arena_judge", "circle_click", "code_fim", "code_gen", "competitive_coding_challenges", "equivalence_llm_judge", "equivalence_llm_judge/lc_judge", "equivalence_llm_judge/nl2bash-equivalency", "equivalence_rule/lc", "evalplus", "example_multi_step", "example_multi_turn_gymnasium", "example_session_state_mgmt", "example_single_tool_call", "example_tool_call_multireward", "format_verification/citation_format", "format_verification/freeform_formatting", "frontierscience_judge", "ifbench", "instruction_following", "math_proof_judgement", "math_with_judge", "mcqa", "simpleqa", "string_match", "xstest"];
 
 describe("gym list / search on the compiled binary", () => {
   test("list resources-servers --json names the built-in verifiers (format_verification has two flavors)", async () => {

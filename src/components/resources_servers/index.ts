@@ -7,6 +7,7 @@ export const catalog: ServerCatalog = {
   code_gen: () => import("./code_gen/index.ts"),
   evalplus: () => import("./evalplus/index.ts"),
   code_fim: () => import("./code_fim/index.ts"),
+  competitive_coding_challenges: () => import("./competitive_coding_challenges/index.ts"),
   instruction_following: () => import("./instruction_following/index.ts"),
   ifbench: () => import("./ifbench/index.ts"),
   string_match: () => import("./string_match/index.ts"),
