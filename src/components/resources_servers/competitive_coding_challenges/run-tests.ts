@@ -86,8 +86,8 @@ function openToSandboxUser(dir: string): void {
 export async function runTest(sandbox: Sandbox, build: Build, test: { input: string; output: string }, timeScale: number, limits: RunLimits): Promise<TestOutput> {
   const result: TestOutput = {
     compile_success: !build.compile.stderr && !build.compile.reason,
-    compile_stdout: build.compile.stdout,
-    compile_stderr: build.compile.stderr || (build.compile.reason ?? ""),
+    compile_stdout: capText(build.compile.stdout),
+    compile_stderr: capText(build.compile.stderr) || (build.compile.reason ?? ""),
     run_stdout: "",
     run_stderr: "",
     error: "",
@@ -105,11 +105,18 @@ export async function runTest(sandbox: Sandbox, build: Build, test: { input: str
     limits: { wallSeconds: wall, cpuSeconds: wall, memoryBytes: limits.memoryBytes, processes: limits.processes, tmpBytes: 1024 ** 3 },
   });
   result.run_time_s = (performance.now() - started) / 1000;
-  result.run_stdout = run.stdout;
-  result.run_stderr = run.stderr;
+  result.run_stdout = capText(run.stdout);
+  result.run_stderr = capText(run.stderr);
   if (run.reason) result.error = run.reason;
   result.score = pyFloat(run.stdout.trim()) ?? 0;
   return result;
+}
+
+const KEPT_CHARS = 64 * 1024;
+
+/** A stream as stored in the row: past 64 KiB (a program flooding its output), the head and how much was cut. */
+export function capText(text: string): string {
+  return text.length <= KEPT_CHARS ? text : `${text.slice(0, KEPT_CHARS)}\n[… ${text.length - KEPT_CHARS} more characters not kept]`;
 }
 
 /** Python's `float(text)` for a score line, or null where it raises. */
