@@ -21,6 +21,7 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/human_eval/prepare.ts": () => import("./human_eval/prepare.ts"),
   "benchmarks/mbpp/prepare.ts": () => import("./mbpp/prepare.ts"),
   "benchmarks/human_eval_infilling/prepare.ts": () => import("./human_eval_infilling/prepare.ts"),
+  "benchmarks/ioi/prepare.ts": () => import("./ioi/prepare.ts"),
   "benchmarks/livecodebench/v5_2408_2502/prepare.ts": () => import("./livecodebench/v5_2408_2502/prepare.ts"),
   "benchmarks/livecodebench/v6_2408_2505/prepare.ts": () => import("./livecodebench/v6_2408_2505/prepare.ts"),
   "benchmarks/livecodebench-x/prepare.ts": () => import("./livecodebench-x/prepare.ts"),
