@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { detectSandbox } from "../../../sandbox/index.ts";
 import { fullResponse, post, promptKey, readJsonlFile } from "../_common/testing.ts";
@@ -48,10 +51,10 @@ describe("code_fim: NeMo Gym's published rollouts", () => {
   }, 120_000);
 });
 
-describe("code_fim: verdicts", () => {
-  const send = (app: ReturnType<typeof createCodeFim>, text: string, taskId = TRUNCATE) =>
-    post(app, "/verify", { responses_create_params: params, response: answer(text), verifier_metadata: { task_id: taskId } });
+const send = (app: ReturnType<typeof createCodeFim>, text: string, taskId = TRUNCATE) =>
+  post(app, "/verify", { responses_create_params: params, response: answer(text), verifier_metadata: { task_id: taskId } });
 
+describe("code_fim: verdicts", () => {
   sandboxed("the right span passes; a wrong one fails with the exception; a loop times out; guard and exits as upstream", async () => {
     const app = createCodeFim(config);
     const [right, wrong, loop, exit, remove] = await Promise.all([
@@ -84,4 +87,51 @@ describe("code_fim: verdicts", () => {
     const empty = await send(app, "");
     expect([empty.body.reward, empty.body.extracted_model_output, empty.body.status]).toEqual([0, null, null]);
   });
+});
+
+describe("code_fim: hostile spans (each would pass if its attack worked)", () => {
+  sandboxed("reading host files, the network, writing outside, fork bomb, 50 GB, an output flood: all 0; a correct span still passes", async () => {
+    const hostDir = mkdtempSync(join(tmpdir(), "gym-fim-hostile-"));
+    const secret = join(hostDir, "secret.txt");
+    writeFileSync(secret, "TOP-SECRET\n");
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections++;
+      socket.end("HELLO\n");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    const tag = `fim-hostile-${process.pid}-${Date.now()}`;
+    process.env.GYM_SANDBOX_TAG = tag;
+    const spans: Record<string, string> = {
+      "reading a host file": `ber if open(${JSON.stringify(secret)}).read() == 'TOP-SECRET\\n' else 0 `,
+      "a socket to the host": `ber if __import__('socket').create_connection(('127.0.0.1', ${port}), timeout=2).recv(10) else 0 `,
+      "writing outside": `ber if [open(p, 'w') for p in (${JSON.stringify(join(hostDir, "planted"))}, '/etc/planted', '/usr/planted')] else 0 `,
+      "fork bomb": "ber if [__import__('posix').fork() for _ in iter(int, 1)] else 0 ",
+      "50 GB": "ber if bytearray(50 * 1024**3) else 0 ",
+      "output flood on stderr": "ber if [__import__('posix').write(2, b'x' * (1 << 20)) for _ in range(10240)] else 0 ",
+      "a correct span": "ber ",
+    };
+    try {
+      const app = createCodeFim({ ...config, memory_limit_mb: 512 });
+      const names = Object.keys(spans);
+      const replies = await Promise.all(names.map((name) => send(app, "```python\n" + spans[name] + "```")));
+      replies.forEach((reply, i) => expect([names[i], reply.body.reward]).toEqual([names[i], names[i] === "a correct span" ? 1 : 0]));
+      expect(connections).toBe(0);
+      expect(existsSync(join(hostDir, "planted"))).toBe(false);
+      expect(existsSync("/etc/planted") || existsSync("/usr/planted")).toBe(false);
+      const left = readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/environ`, "latin1").includes(`GYM_SANDBOX_TAG=${tag}`);
+        } catch {
+          return false;
+        }
+      });
+      expect(left).toEqual([]);
+    } finally {
+      delete process.env.GYM_SANDBOX_TAG;
+      server.close();
+      rmSync(hostDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
