@@ -97,6 +97,13 @@ describe("competitive_coding_challenges: compiled and run in the sandbox", () =>
     expect(Object.keys(right.body)).toEqual(["responses_create_params", "response", "reward", "competition_id", "problem_id", "subtask", "name", "subtask_score", "details", "num_tests_run", "total_test_execution_time_s", "mean_test_execution_time_s"]);
   }, 180_000);
 
+  test("a missing metadata file fails the verification, naming the file", async () => {
+    const app = createCcc({ ...config, test_file: join(tmp, "absent.jsonl") });
+    const r = await post(app, "/verify", { responses_create_params: params, response: answer(cpp(RIGHT)), problem_id: "addition" });
+    expect(r.status).toBe(500);
+    expect(JSON.stringify(r.body)).toContain(join(tmp, "absent.jsonl"));
+  });
+
   test("an unknown problem scores 0 with the lookup's message in details.error", async () => {
     const app = createCcc(config);
     const r = await post(app, "/verify", { responses_create_params: params, response: answer(cpp(RIGHT)), competition_id: "toy", problem_id: "nile" });

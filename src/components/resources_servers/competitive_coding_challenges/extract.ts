@@ -53,7 +53,9 @@ export function patchRunScript(run: string): string {
 
 /** The code to compile, by the problem's task type (Batch and the default: the last ```cpp block plus includes). */
 export function solutionCode(generation: string, graderFiles: [string, string][], headerInclude: string | null | undefined, problemId: string): { code: string; taskType: string } {
-  const taskType = String(taskConfig(graderFiles).task_type ?? "Batch");
+  const config = taskConfig(graderFiles);
+  // Python's str(config.get("task_type", "Batch")): a null task type is "None" (compiled as Batch).
+  const taskType = !("task_type" in config) ? "Batch" : config.task_type === null ? "None" : String(config.task_type);
   if (taskType === "SIMULATION") return { code: extractFinalCodeBlock(generation, ["txt", "text", "plain"]), taskType };
   if (taskType === "MULTIFILE") return { code: extractFinalCodeBlock(generation, ["cpp"]), taskType };
   return { code: addIncludes(extractFinalCodeBlock(generation, ["cpp"]), headerInclude, problemId), taskType };

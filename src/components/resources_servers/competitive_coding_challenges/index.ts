@@ -4,6 +4,7 @@
  * scores as IOI counts them; reward (binary) 1 when the asked subtask, or the whole problem, reaches its full score,
  * or (fraction) the share of tests passed. Metrics: pass@k of `accuracy` plus the contest `total_score`.
  */
+import { GymError } from "../../../errors.ts";
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { Semaphore } from "../../../jsonl/concurrency.ts";
 import { computePassMajorityMetrics, highestKMetrics } from "../../../metrics/pass-k.ts";
@@ -16,6 +17,7 @@ import { programMemoryBytes } from "../code_gen/grade.ts";
 import { evaluate } from "./evaluate.ts";
 import { solutionCode } from "./extract.ts";
 import { metadataFor } from "./metadata-cache.ts";
+import type { ProblemIndex } from "./metadata.ts";
 import { binaryReward, fractionReward, subtaskCap, type Request } from "./reward.ts";
 import { problemScores } from "./metrics.ts";
 
@@ -33,6 +35,7 @@ export interface CccConfig extends JsonObject {
 interface State {
   slots: Semaphore;
   sandbox: Promise<Sandbox>;
+  metadata: Promise<ProblemIndex>;
 }
 
 const score = (r: JsonObject) => {
@@ -59,10 +62,12 @@ export default defineResourcesServer<CccConfig, State>({
     },
   },
   createState(config) {
-    metadataFor(config.test_file); // as NeMo Gym's start-up pre-load: a missing or broken file stops the server
+    // NeMo Gym pre-loads the file at start-up; here it loads right after, and a missing or broken file fails every verify.
+    const metadata = Promise.resolve().then(() => metadataFor(config.test_file));
     const sandbox = openSandbox(sandboxMode(config.sandbox), "competitive_coding_challenges");
-    sandbox.catch(() => {}); // reported by the first verify
-    return { slots: new Semaphore(Math.max(1, config.test_batch_size)), sandbox };
+    sandbox.catch(() => {}); // both reported by the first verify
+    metadata.catch(() => {});
+    return { slots: new Semaphore(Math.max(1, config.test_batch_size)), sandbox, metadata };
   },
   verify: {
     request: {
@@ -80,8 +85,7 @@ export default defineResourcesServer<CccConfig, State>({
     async handler(body, { config, state }) {
       const request = body as unknown as Request & JsonObject;
       const name = (body.name as string | null) || (body.problem_id as string);
-      const index = metadataFor(config.test_file);
-      const sandbox = await state.sandbox;
+      const index = await state.metadata;
       let reward = 0;
       let details: JsonObject = {};
       try {
@@ -89,6 +93,7 @@ export default defineResourcesServer<CccConfig, State>({
         const problem = index.get(request.problem_id, competitionId);
         const generation = pyStrip(assistantTexts(body.response as JsonObject).join("\n"));
         const { code, taskType } = solutionCode(generation, problem.grader_files, problem.problem_header_include, request.problem_id);
+        const sandbox = await state.sandbox;
         const concurrency = Math.max(1, Math.min(config.test_batch_size, config.num_parallel_requests));
         const evaluation = await evaluate(
           sandbox,
@@ -105,6 +110,7 @@ export default defineResourcesServer<CccConfig, State>({
         details = evaluation as unknown as JsonObject;
         reward = config.reward_mode === "fraction" ? fractionReward(request, evaluation) : binaryReward(request, evaluation, index);
       } catch (error) {
+        if (error instanceof GymError) throw error; // no sandbox (or a broken one) is the server's failure, not a 0
         details = { error: error instanceof Error ? error.message : String(error) };
       }
       return {
