@@ -4,23 +4,14 @@
  * dropped and any text the model repeated from the prefix (at its head) or the suffix (at its tail) cut away.
  */
 import { pyStrip } from "../_python/text.ts";
+import { lastFenceBody } from "../_common/fence.ts";
 
 /** The last ```python (else ```) block's body as it is; "" when never closed. Text before `</think>` is dropped. */
 export function extractFimCode(completion: string, language = "python"): string {
   let text = completion.replaceAll("\r", "");
   const think = text.indexOf("</think>");
   if (think !== -1) text = text.slice(think + "</think>".length);
-  const specific = "```" + language;
-  let start = text.lastIndexOf(specific);
-  let fenceLength = specific.length;
-  if (start === -1) {
-    start = text.lastIndexOf("```");
-    fenceLength = 3;
-  }
-  if (start === -1) return "";
-  const rest = text.slice(start + fenceLength);
-  const end = rest.indexOf("```");
-  return end === -1 ? "" : rest.slice(0, end);
+  return lastFenceBody(text, language);
 }
 
 /** An overlap of only spaces/tabs (no newline) is never cut: a lone shared space is no repetition. */
