@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { post, promptKey, readJsonFile, readJsonlFile } from "../_common/testing.ts";
-import type { SqlRow, SqlValue } from "../_sql/execute.ts";
+import { vectorRows } from "../_sql/testing.ts";
 import { resultSetsMatch } from "./compare.ts";
 import { extractSql, hasSqlCodeblock } from "./extract.ts";
 import createBirdSql, { BIRD_DEV_URL, birdDatabasesDir } from "./index.ts";
@@ -11,14 +11,7 @@ import createBirdSql, { BIRD_DEV_URL, birdDatabasesDir } from "./index.ts";
 const dir = import.meta.dir;
 const vectors = readJsonFile<any>(dir, "_fixtures/vectors.json");
 
-/** A value of vectors.json (`{int}`, `{float}`, `{bytes}` or a plain str/null) as the runner returns it. */
-function decode(v: any): SqlValue {
-  if (v === null || typeof v === "string") return v;
-  if ("int" in v) return BigInt(v.int);
-  if ("float" in v) return typeof v.float === "number" ? v.float : Number(v.float.replace("inf", "Infinity"));
-  return Uint8Array.from(Buffer.from(v.bytes, "hex"));
-}
-const rows = (r: any[][]): SqlRow[] => r.map((row) => row.map(decode));
+const rows = vectorRows;
 
 describe("bird_sql: extraction (labelled by NeMo Gym)", () => {
   for (const [i, v] of vectors.extraction.entries()) {

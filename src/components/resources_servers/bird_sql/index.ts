@@ -3,36 +3,23 @@
  * SQLite database; reward 1 when the result sets are equal as sets. Queries run in killable child processes
  * (`src/runtime/sql-child.ts`), read-only, with NeMo Gym's timeout and our row and memory caps.
  */
-import { availableParallelism } from "node:os";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { computePassMajorityMetrics, computeSubsetMetrics, highestKMetrics } from "../../../metrics/pass-k.ts";
 import { pyFloat } from "../../../metrics/pyjson.ts";
-import { openSqlRunner, type SqlRunner } from "../../../runtime/sql-child.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
-import { databaseRoot, type DatabaseSource, ensureDatabases, hasSqliteFiles, safeDbId, unzipAll } from "../_sql/databases.ts";
-import { GoldCache } from "../_sql/gold-cache.ts";
+import { type DatabaseSource, hasSqliteFiles, safeDbId, unzipAll } from "../_sql/databases.ts";
+import { openSqlServerState, type SqlServerConfig, sqlServerFields, type SqlServerState } from "../_sql/server.ts";
 import { executeQuery, failureReason } from "../_sql/execute.ts";
 import { resultSetsMatch } from "./compare.ts";
 import { extractSql, hasSqlCodeblock } from "./extract.ts";
 
 export const BIRD_DEV_URL = "https://bird-bench.oss-cn-beijing.aliyuncs.com/dev.zip";
 
-export interface BirdSqlConfig extends JsonObject {
+export interface BirdSqlConfig extends SqlServerConfig {
   bird_sql_dir: string;
-  max_concurrency: number;
-  sql_execution_timeout_s: number;
-  max_result_rows: number;
-  memory_limit_mb: number;
-  databases_url: string;
-}
-
-interface State {
-  runner: SqlRunner;
-  gold: GoldCache;
-  databases: () => Promise<string>;
 }
 
 /** `<bird_sql_dir>/dev_20240627/dev_databases`, where each `<db_id>/<db_id>.sqlite` is. */
@@ -61,32 +48,17 @@ export function birdSource(url: string): DatabaseSource {
 
 const score = (r: JsonObject) => ({ accuracy: pyFloat(Number(r.reward) > 0 ? 1 : 0) });
 
-export default defineResourcesServer<BirdSqlConfig, State>({
+export default defineResourcesServer<BirdSqlConfig, SqlServerState>({
   name: "bird_sql",
   className: "BirdSqlResourcesServer",
   reverifyMode: "stateless",
   config: {
     fields: {
       bird_sql_dir: py.withDefault(py.str(), () => "resources_servers/bird_sql/.bird_sql"),
-      max_concurrency: py.withDefault(py.int(), () => 32),
-      sql_execution_timeout_s: py.withDefault(py.float(), () => 30),
-      max_result_rows: py.withDefault(py.int(), () => 1_000_000),
-      memory_limit_mb: py.withDefault(py.int(), () => 2048),
-      databases_url: py.withDefault(py.str(), () => BIRD_DEV_URL),
+      ...sqlServerFields(BIRD_DEV_URL),
     },
   },
-  createState(config) {
-    let ready: Promise<string> | undefined;
-    return {
-      gold: new GoldCache(),
-      runner: openSqlRunner({ children: Math.max(1, Math.min(config.max_concurrency, availableParallelism())), memoryLimitMb: config.memory_limit_mb }),
-      databases() {
-        ready ??= ensureDatabases(databaseRoot(config.bird_sql_dir), birdSource(config.databases_url)).then((folder) => join(folder, "dev_databases"));
-        ready.catch(() => (ready = undefined)); // a failed download is tried again by the next verify
-        return ready;
-      },
-    };
-  },
+  createState: (config) => openSqlServerState(config, config.bird_sql_dir, birdSource(config.databases_url), (folder) => join(folder, "dev_databases")),
   verify: {
     request: {
       fields: { question: py.str(), gt_sql: py.str(), db_id: py.str(), difficulty: py.optional(py.str()), id: py.optional(py.int()) },

@@ -3,28 +3,21 @@
  * result is compared with `gold_sql`'s result (or the precomputed `gold_result` sets) column by column, as the
  * official evaluator does. Queries run in killable child processes (`src/runtime/sql-child.ts`), read-only.
  */
-import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { JsonObject } from "../../../protocol/responses.ts";
-import { openSqlRunner, type SqlRunner } from "../../../runtime/sql-child.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
-import { databaseRoot, type DatabaseSource, ensureDatabases, hasSqliteFiles, safeDbId } from "../_sql/databases.ts";
+import { type DatabaseSource, hasSqliteFiles, safeDbId } from "../_sql/databases.ts";
 import { unzip } from "../_sql/zip.ts";
-import { GoldCache } from "../_sql/gold-cache.ts";
+import { openSqlServerState, type SqlServerConfig, sqlServerFields, type SqlServerState } from "../_sql/server.ts";
 import { executeQuery, failureReason, type SqlRow, type SqlValue } from "../_sql/execute.ts";
 import { compareMultiResultSets } from "./compare.ts";
 import { extractSql } from "./extract.ts";
 
 export const SPIDER2_LITE_URL = "https://drive.usercontent.google.com/download?id=1coEVsCZq-Xvj9p2TnhBFoFTsY-UoYGmG&export=download&authuser=0&confirm=t";
 
-export interface Spider2LiteConfig extends JsonObject {
+export interface Spider2LiteConfig extends SqlServerConfig {
   spider2_lite_dir: string;
-  max_concurrency: number;
-  sql_execution_timeout_s: number;
-  max_result_rows: number;
-  memory_limit_mb: number;
-  databases_url: string;
 }
 
 /** Spider 2.0-Lite's archive: `<db>.sqlite` files (at any depth), unpacked flat into sqlite/. */
@@ -42,12 +35,6 @@ export function spider2Source(url: string): DatabaseSource {
   };
 }
 
-interface State {
-  runner: SqlRunner;
-  gold: GoldCache;
-  databases: () => Promise<string>;
-}
-
 /** A `gold_result` cell (JSON) as Python's json.loads gives it: ints (bigint), floats, str, None; True is 1. */
 function goldValue(v: unknown): SqlValue {
   if (v === null || typeof v === "string") return v;
@@ -56,31 +43,16 @@ function goldValue(v: unknown): SqlValue {
   return JSON.stringify(v);
 }
 
-export default defineResourcesServer<Spider2LiteConfig, State>({
+export default defineResourcesServer<Spider2LiteConfig, SqlServerState>({
   name: "spider2_lite",
   className: "Spider2LiteResourcesServer",
   config: {
     fields: {
       spider2_lite_dir: py.withDefault(py.str(), () => "resources_servers/spider2_lite/.spider2_lite"),
-      max_concurrency: py.withDefault(py.int(), () => 32),
-      sql_execution_timeout_s: py.withDefault(py.float(), () => 30),
-      max_result_rows: py.withDefault(py.int(), () => 1_000_000),
-      memory_limit_mb: py.withDefault(py.int(), () => 2048),
-      databases_url: py.withDefault(py.str(), () => SPIDER2_LITE_URL),
+      ...sqlServerFields(SPIDER2_LITE_URL),
     },
   },
-  createState(config) {
-    let ready: Promise<string> | undefined;
-    return {
-      gold: new GoldCache(),
-      runner: openSqlRunner({ children: Math.max(1, Math.min(config.max_concurrency, availableParallelism())), memoryLimitMb: config.memory_limit_mb }),
-      databases() {
-        ready ??= ensureDatabases(databaseRoot(config.spider2_lite_dir), spider2Source(config.databases_url));
-        ready.catch(() => (ready = undefined)); // a failed download is tried again by the next verify
-        return ready;
-      },
-    };
-  },
+  createState: (config) => openSqlServerState(config, config.spider2_lite_dir, spider2Source(config.databases_url)),
   verify: {
     request: {
       fields: {

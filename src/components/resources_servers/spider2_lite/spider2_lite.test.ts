@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { post, readJsonFile, readJsonlFile } from "../_common/testing.ts";
-import type { SqlRow, SqlValue } from "../_sql/execute.ts";
+import { vectorRows } from "../_sql/testing.ts";
 import { compareMultiResultSets } from "./compare.ts";
 import { extractSql } from "./extract.ts";
 import createSpider2Lite, { SPIDER2_LITE_URL } from "./index.ts";
@@ -11,13 +11,7 @@ import createSpider2Lite, { SPIDER2_LITE_URL } from "./index.ts";
 const dir = import.meta.dir;
 const vectors = readJsonFile<any>(dir, "_fixtures/vectors.json");
 
-function decode(v: any): SqlValue {
-  if (v === null || typeof v === "string") return v;
-  if ("int" in v) return BigInt(v.int);
-  if ("float" in v) return typeof v.float === "number" ? v.float : Number(v.float.replace("inf", "Infinity"));
-  return Uint8Array.from(Buffer.from(v.bytes, "hex"));
-}
-const rows = (r: any[][]): SqlRow[] => r.map((row) => row.map(decode));
+const rows = vectorRows;
 const answer = (text: string) => ({
   id: "resp_1",
   created_at: 1,
