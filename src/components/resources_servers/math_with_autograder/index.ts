@@ -7,18 +7,14 @@
  */
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
-import { outputText } from "../_common/output.ts";
-import { VerifierPool } from "../_math_verify/pool.ts";
-import { fillPrompt, Judge, promptTemplatesFromYaml, readPromptFile, type JudgeExchange, type PromptTemplates } from "../_judge/index.ts";
-import mathWithJudge, { type MathWithJudgeConfig } from "../math_with_judge/index.ts";
+import { fillPrompt, promptTemplatesFromYaml, readPromptFile, type JudgeExchange, type PromptTemplates } from "../_judge/index.ts";
+import mathWithJudge, { type MathWithJudgeConfig, type MathWithJudgeState, openMathWithJudgeState, verifySymbolically } from "../math_with_judge/index.ts";
 
 interface Config extends MathWithJudgeConfig {
   judge_prompt_path: string;
 }
 
-interface State {
-  pool: VerifierPool;
-  judge: Judge;
+interface State extends MathWithJudgeState {
   templates?: Promise<PromptTemplates>;
 }
 
@@ -70,18 +66,11 @@ export default defineResourcesServer<Config, State>({
   name: "math_with_autograder",
   className: "MathWithAutograderResourcesServer",
   config: { fields: { ...parent.config!.fields, judge_prompt_path: py.withDefault(py.str(), () => "resources_servers/math_with_autograder/prompts/judge.yaml") } },
-  createState: (config, { servers }) => ({
-    pool: new VerifierPool(config.library_verifier_timeout_seconds, config.library_verifier_max_concurrency),
-    judge: new Judge(config as never, servers),
-  }),
+  createState: (config, { servers }) => openMathWithJudgeState(config, servers),
   verify: {
     ...parent.verify!,
     async handler(body, { config, state }) {
-      const text = outputText(body.response as JsonObject);
-      const expected = body.expected_answer as string;
-      const verdict = await state.pool.verify(expected, text);
-      const library = verdict.reward;
-      const out = { expected_answer: expected, extracted_answer: verdict.extracted_answer, library_reward: library };
+      const { text, expected, verdict, library, out } = await verifySymbolically(state.pool, body);
       if (!config.should_use_judge || library > 0.5) return { reward: library, ...out, judge_evaluations: null };
       const answer = searchBoxed(text) || verdict.extracted_answer || text;
       state.templates ??= readPromptFile(config.judge_prompt_path, "math_with_autograder", "judge_prompt_path").then((t) => promptTemplatesFromYaml(t, config.judge_prompt_path));

@@ -28,7 +28,30 @@ export function mathScoreFn(r: JsonObject): Record<string, number> {
   return scores;
 }
 
-export default defineResourcesServer<MathWithJudgeConfig, { pool: VerifierPool; judge: Judge }>({
+export interface MathWithJudgeState {
+  pool: VerifierPool;
+  judge: Judge;
+}
+
+/** The state math_with_judge and its subclasses start from: the math-verify pool and the judge. */
+export function openMathWithJudgeState(config: MathWithJudgeConfig, servers: ConstructorParameters<typeof Judge>[1]): MathWithJudgeState {
+  return {
+    pool: new VerifierPool(config.library_verifier_timeout_seconds, config.library_verifier_max_concurrency),
+    judge: new Judge(config as never, servers),
+  };
+}
+
+/** The symbolic pass every math_with_judge server makes first: math-verify on the joined output text, and the
+ * response fields it fills (`expected_answer`, `extracted_answer`, `library_reward`). */
+export async function verifySymbolically(pool: VerifierPool, body: JsonObject) {
+  const text = outputText(body.response as JsonObject);
+  const expected = body.expected_answer as string;
+  const verdict = await pool.verify(expected, text);
+  const library = verdict.reward;
+  return { text, expected, verdict, library, out: { expected_answer: expected, extracted_answer: verdict.extracted_answer, library_reward: library } };
+}
+
+export default defineResourcesServer<MathWithJudgeConfig, MathWithJudgeState>({
   name: "math_with_judge",
   className: "LibraryJudgeMathResourcesServer",
   reverifyMode: "stateless",
@@ -40,19 +63,12 @@ export default defineResourcesServer<MathWithJudgeConfig, { pool: VerifierPool; 
       library_verifier_max_concurrency: py.withDefault(py.int(), () => 32),
     },
   },
-  createState: (config, { servers }) => ({
-    pool: new VerifierPool(config.library_verifier_timeout_seconds, config.library_verifier_max_concurrency),
-    judge: new Judge(config as never, servers),
-  }),
+  createState: (config, { servers }) => openMathWithJudgeState(config, servers),
   verify: {
     request: { fields: { question: py.str(), expected_answer: py.str() } },
     response: ["expected_answer", "extracted_answer", "library_reward", "judge_evaluations"],
     async handler(body, { config, state }) {
-      const text = outputText(body.response as JsonObject);
-      const expected = body.expected_answer as string;
-      const verdict = await state.pool.verify(expected, text);
-      const library = verdict.reward;
-      const out = { expected_answer: expected, extracted_answer: verdict.extracted_answer, library_reward: library };
+      const { text, expected, verdict, library, out } = await verifySymbolically(state.pool, body);
       if (!config.should_use_judge || library > 0.5) return { reward: library, ...out, judge_evaluations: null };
       const [reward, evaluations] = await judgeEquality(state.judge, body.question as string, expected, verdict.extracted_answer || text);
       return { reward, ...out, judge_evaluations: evaluations };

@@ -6,12 +6,21 @@
  */
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { dumpResponse, dumpResponseCreateParams } from "../../../protocol/responses-dump.ts";
+import { py } from "../../../servers/resources/index.ts";
 import { fillPrompt, promptTemplatesFromYaml, readPromptFile, type Judge, type JudgeExchange, type PromptTemplates } from "../_judge/index.ts";
 
 export interface SingleJudgeConfig extends JsonObject {
   judge_responses_create_params: JsonObject;
   use_chat_completions_for_judge: boolean;
   judge_prompt_path: string;
+}
+
+/** The two fields a single-pass subclass adds to math_with_judge's, its prompt under `resources_servers/<server>/prompts/`. */
+export function singleJudgeFields(server: string) {
+  return {
+    use_chat_completions_for_judge: py.withDefault(py.bool(), () => false),
+    judge_prompt_path: py.withDefault(py.str(), () => `resources_servers/${server}/prompts/judge.yaml`),
+  };
 }
 
 /** The prompt YAML named by `judge_prompt_path`, read once per server. */

@@ -8,12 +8,9 @@
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { computePassMajorityMetrics, computeSubsetMetrics, passMajorityKeyMetrics } from "../../../metrics/pass-k.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
-import { outputText } from "../_common/output.ts";
-import { VerifierPool } from "../_math_verify/pool.ts";
 import { pyCompile, pyFinditer } from "../_python/re.ts";
-import { Judge } from "../_judge/index.ts";
-import mathWithJudge, { type MathWithJudgeConfig } from "../math_with_judge/index.ts";
-import { askSingleJudge, JudgePrompt, type SingleJudgeConfig } from "../math_with_judge/single-judge.ts";
+import mathWithJudge, { type MathWithJudgeConfig, type MathWithJudgeState, openMathWithJudgeState, verifySymbolically } from "../math_with_judge/index.ts";
+import { askSingleJudge, JudgePrompt, type SingleJudgeConfig, singleJudgeFields } from "../math_with_judge/single-judge.ts";
 
 type Config = MathWithJudgeConfig & SingleJudgeConfig;
 
@@ -33,7 +30,7 @@ export function parseJudgement(text: string | null): boolean | null {
 const scoreFn = (r: JsonObject) => ({ symbolic_accuracy: Number(r.library_reward ?? 0.0), judge_accuracy: Number(r.reward ?? 0.0) });
 const parent = mathWithJudge.definition;
 
-export default defineResourcesServer<Config, { pool: VerifierPool; judge: Judge; prompt: JudgePrompt }>({
+export default defineResourcesServer<Config, MathWithJudgeState & { prompt: JudgePrompt }>({
   ...parent,
   // NeMo Gym's math_with_judge declares no REVERIFY_MODE (the base's UNKNOWN), nor does this subclass.
   reverifyMode: "unknown",
@@ -42,25 +39,16 @@ export default defineResourcesServer<Config, { pool: VerifierPool; judge: Judge;
   config: {
     fields: {
       ...parent.config!.fields,
-      use_chat_completions_for_judge: py.withDefault(py.bool(), () => false),
-      judge_prompt_path: py.withDefault(py.str(), () => "resources_servers/ugphysics_judge/prompts/judge.yaml"),
+      ...singleJudgeFields("ugphysics_judge"),
     },
   },
-  createState: (config, { servers }) => ({
-    pool: new VerifierPool(config.library_verifier_timeout_seconds, config.library_verifier_max_concurrency),
-    judge: new Judge(config as never, servers),
-    prompt: new JudgePrompt("ugphysics_judge"),
-  }),
+  createState: (config, { servers }) => ({ ...openMathWithJudgeState(config, servers), prompt: new JudgePrompt("ugphysics_judge") }),
   verify: {
     request: { fields: { question: py.str(), expected_answer: py.str(), solution: py.withDefault(py.str(), () => ""), subject: py.optional(py.str()) }, extra: "allow" },
     response: ["expected_answer", "extracted_answer", "library_reward", "judge_evaluations", "extracted_verdict", "subject"],
     echoExtra: true,
     async handler(body, { config, state }) {
-      const text = outputText(body.response as JsonObject);
-      const expected = body.expected_answer as string;
-      const verdict = await state.pool.verify(expected, text);
-      const library = verdict.reward;
-      const out = { expected_answer: expected, extracted_answer: verdict.extracted_answer, library_reward: library };
+      const { text, expected, verdict, library, out } = await verifySymbolically(state.pool, body);
       if (library > 0.5) return { reward: library, ...out, judge_evaluations: null, extracted_verdict: "TRUE" };
       if (!config.should_use_judge) return { reward: library, ...out, judge_evaluations: null, extracted_verdict: "FALSE" };
       const messages = await state.prompt.messages(config, { problem: body.question as string, solution: body.solution as string, expected_answer: expected, generation: text });
