@@ -8,8 +8,9 @@ import { pyFloat } from "../../../metrics/pyjson.ts";
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { pyStrip } from "../_python/text.ts";
-import { chatText, Judge, judgeConfigFields, JudgeError, lastAssistantText, promptFromYaml, pyFormat, readPromptFile, type JudgeConfig } from "../_judge/index.ts";
+import { Judge, judgeConfigFields, JudgeError, lastAssistantText, pyFormat, type JudgeConfig } from "../_judge/index.ts";
 import { stripThinking } from "../frontierscience_judge/index.ts";
+import { askJudge as askSimpleQAJudge, template } from "../simpleqa/index.ts";
 
 export interface OmniscienceConfig extends JudgeConfig {
   judge_prompt_path: string;
@@ -34,20 +35,8 @@ export function parseJudgeGrade(judgeText: string): string {
 
 const VERDICTS: Record<string, string> = { A: "correct", B: "incorrect", C: "partial", D: "not_attempted" };
 
-async function askJudge(judge: Judge, config: OmniscienceConfig, prompt: string): Promise<string> {
-  if (config.use_chat_completions_for_judge) {
-    const params = config.judge_responses_create_params;
-    return chatText(
-      await judge.chatCompletions({
-        messages: [{ role: "user", content: prompt }],
-        max_tokens: (params.max_output_tokens as number) || 64,
-        temperature: (params.temperature as number) || 0.0,
-        top_p: (params.top_p as number) || 1.0,
-      }),
-    );
-  }
-  return stripThinking(lastAssistantText((await judge.responses([{ role: "user", content: prompt }])).response));
-}
+/** simpleqa's judge call, the Responses answer's thinking stripped. */
+const askJudge = (judge: Judge, config: OmniscienceConfig, prompt: string) => askSimpleQAJudge(judge, config, prompt, (response) => stripThinking(lastAssistantText(response)));
 
 /** The judged answer: thinking stripped; an opened but never closed thinking block leaves none. */
 export function generationOf(response: JsonObject): string {
@@ -98,8 +87,7 @@ export default defineResourcesServer<OmniscienceConfig, State>({
     async handler(body, { config, state }) {
       const generation = generationOf(body.response as JsonObject);
       const expected = (body.expected_answer as string | null) || "";
-      state.template ??= readPromptFile(config.judge_prompt_path, "omniscience", "judge_prompt_path").then((t) => promptFromYaml(t, "user", config.judge_prompt_path));
-      const prompt = pyFormat(await state.template, { question: (body.question as string | null) || "", expected_answer: expected, generation });
+      const prompt = pyFormat(await template(state, config, "omniscience"), { question: (body.question as string | null) || "", expected_answer: expected, generation });
       const judgeText = await askJudge(state.judge, config, prompt);
       if (!judgeText) throw new JudgeError("empty judge response");
       const verdict = VERDICTS[parseJudgeGrade(judgeText)]!;

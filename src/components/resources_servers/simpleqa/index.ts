@@ -30,13 +30,15 @@ export function parseJudgeGrade(judgeText: string): string {
 
 const VERDICTS: Record<string, string> = { A: "correct", B: "incorrect", C: "not_attempted" };
 
-async function template(state: State, config: SimpleQAConfig): Promise<string> {
-  state.template ??= readPromptFile(config.judge_prompt_path, "simpleqa", "judge_prompt_path").then((text) => promptFromYaml(text, "user", config.judge_prompt_path));
+/** The `user:` prompt of the YAML at `judge_prompt_path`, read once per server (omniscience reads its own the same way). */
+export async function template(state: State, config: SimpleQAConfig, server = "simpleqa"): Promise<string> {
+  state.template ??= readPromptFile(config.judge_prompt_path, server, "judge_prompt_path").then((text) => promptFromYaml(text, "user", config.judge_prompt_path));
   return state.template;
 }
 
-/** One judge call, Chat Completions or Responses as the config says; returns the judge's text. */
-async function askJudge(judge: Judge, config: SimpleQAConfig, prompt: string): Promise<string> {
+/** One judge call, Chat Completions or Responses as the config says; returns the judge's text (a Responses answer's
+ * through `responseText`, which omniscience uses to strip thinking). */
+export async function askJudge(judge: Judge, config: SimpleQAConfig, prompt: string, responseText: (response: JsonObject) => string = lastAssistantText): Promise<string> {
   if (config.use_chat_completions_for_judge) {
     const params = config.judge_responses_create_params;
     // Python's `x or default`: 0 and null both fall back.
@@ -49,7 +51,7 @@ async function askJudge(judge: Judge, config: SimpleQAConfig, prompt: string): P
     return chatText(completion);
   }
   const exchange = await judge.responses([{ role: "user", content: prompt }]);
-  return lastAssistantText(exchange.response);
+  return responseText(exchange.response);
 }
 
 /** F1 and accuracy_given_attempted beside every `<agg>/correct` that has an `<agg>/incorrect`. */
