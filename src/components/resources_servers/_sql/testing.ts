@@ -10,3 +10,15 @@ export function decodeVectorValue(v: any): SqlValue {
 }
 
 export const vectorRows = (r: any[][]): SqlRow[] => r.map((row) => row.map(decodeVectorValue));
+
+/** A model response whose one message says `text`, as the SQL verifiers' tests send it. */
+export const answer = (text: string) => ({
+  id: "resp_1",
+  created_at: 1,
+  model: "m",
+  object: "response",
+  parallel_tool_calls: true,
+  tool_choice: "auto",
+  tools: [],
+  output: [{ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }],
+});

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { post, promptKey, readJsonFile, readJsonlFile } from "../_common/testing.ts";
-import { vectorRows } from "../_sql/testing.ts";
+import { answer, vectorRows } from "../_sql/testing.ts";
 import { resultSetsMatch } from "./compare.ts";
 import { extractSql, hasSqlCodeblock } from "./extract.ts";
 import createBirdSql, { BIRD_DEV_URL, birdDatabasesDir } from "./index.ts";
@@ -46,16 +46,6 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const tasks = readJsonlFile(dir, "data/example.jsonl");
 const byPrompt = new Map(tasks.map((row) => [promptKey(row.responses_create_params as any), row]));
 const rollouts = readJsonlFile(dir, "data/example_rollouts.jsonl");
-const answer = (text: string) => ({
-  id: "resp_1",
-  created_at: 1,
-  model: "m",
-  object: "response",
-  parallel_tool_calls: true,
-  tool_choice: "auto",
-  tools: [],
-  output: [{ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }],
-});
 
 describe("bird_sql: published rollouts on the sample database (verdicts labelled by NeMo Gym on the same file)", () => {
   for (const [i, rollout] of rollouts.entries()) {

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { post, readJsonFile, readJsonlFile } from "../_common/testing.ts";
-import { vectorRows } from "../_sql/testing.ts";
+import { answer, vectorRows } from "../_sql/testing.ts";
 import { compareMultiResultSets } from "./compare.ts";
 import { extractSql } from "./extract.ts";
 import createSpider2Lite, { SPIDER2_LITE_URL } from "./index.ts";
@@ -12,16 +12,6 @@ const dir = import.meta.dir;
 const vectors = readJsonFile<any>(dir, "_fixtures/vectors.json");
 
 const rows = vectorRows;
-const answer = (text: string) => ({
-  id: "resp_1",
-  created_at: 1,
-  model: "m",
-  object: "response",
-  parallel_tool_calls: true,
-  tool_choice: "auto",
-  tools: [],
-  output: [{ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }],
-});
 const params = { input: [{ role: "user", content: "Q" }] };
 
 describe("spider2_lite: extraction (labelled by NeMo Gym)", () => {
