@@ -126,11 +126,11 @@ const inputOf = (prompt: string, t: number, r: number, agent: string) => `${prom
 /** Writes (or reuses) the files of `shape` in `dir`. */
 export function shapeFiles(shape: Shape, mb: number, dir: string): ShapeFiles {
   fs.mkdirSync(dir, { recursive: true });
-  const files: ShapeFiles = { shape, rollouts: path.join(dir, `shape-${shape}-${mb}mb.jsonl`), inputs: path.join(dir, `shape-${shape}-${mb}mb_materialized_inputs.jsonl`), bytes: 0 };
+  const files: ShapeFiles = { shape, rollouts: path.join(dir, `shape-${shape}-${mb}mb-v2.jsonl`), inputs: path.join(dir, `shape-${shape}-${mb}mb-v2_materialized_inputs.jsonl`), bytes: 0 };
   const fresh = fs.existsSync(files.rollouts) && fs.existsSync(files.inputs) && fs.statSync(files.rollouts).size > mb * 2 ** 20 * 0.9;
   if (!fresh) {
-    if (shape === "a") write(files, mb, (t, r) => ({ rollout: rowA(t, r), input: inputOf(`{"responses_create_params":{"input":[{"role":"user","content":"Question ${t}"}]}`, t, r, "bench_agent") }), rowA(0, 0).length + 1);
-    else if (shape === "b") write(files, mb, (t, r) => ({ rollout: rowB(t, r), input: inputOf(`{"responses_create_params":{"input":[{"role":"user","content":"Problem ${t}"}]}`, t, r, "math_agent") }), 7400);
+    if (shape === "a") write(files, mb, (t, r) => ({ rollout: rowA(t, r), input: inputOf(`{"responses_create_params":{"input":[{"role":"user","content":"Question ${t}: ${FILLER}"}]}`, t, r, "bench_agent") }), rowA(0, 0).length + 1);
+    else if (shape === "b") write(files, mb, (t, r) => ({ rollout: rowB(t, r), input: inputOf(`{"responses_create_params":{"input":[{"role":"user","content":"Problem ${t}: find the value. Put the final answer in \\\\boxed{}."}]}`, t, r, "math_agent") }), 7400);
     else if (shape === "c") {
       const list = templates();
       const mean = list.reduce((a, x) => a + x.body.length, 0) / list.length;
