@@ -7,8 +7,23 @@ import type { ModelCallOptions } from "./send.ts";
 const DEFAULT_CEILING = 256;
 
 /**
+ * Whether an endpoint is someone else's: anything but loopback (127.0.0.0/8, ::1, localhost). A loopback endpoint is
+ * self-hosted (vLLM, SGLang, a gateway on this machine), sends no 429s, and would only pay the adaptive limiter's
+ * slow start, so adaptive concurrency is on by default for remote endpoints only. An unparsable URL counts as remote.
+ */
+export function isRemoteEndpoint(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return true;
+  }
+  return !(host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host));
+}
+
+/**
  * `+max_model_retries`, `+max_model_retry_seconds` and adaptive concurrency (`+adaptive_concurrency`, which
- * `--no-adaptive` sets to false; unset: `adaptiveByDefault`, true for hosted-provider servers). The ceiling is
+ * `--no-adaptive` sets to false; unset: `adaptiveByDefault`, true for hosted-provider servers on a remote endpoint, see isRemoteEndpoint). The ceiling is
  * the run's `--concurrency` (num_samples_in_parallel / max_resident_rollout_tasks), lowered by the server's own
  * `max_concurrent_requests`.
  */

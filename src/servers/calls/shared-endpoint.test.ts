@@ -5,6 +5,7 @@ import openaiModel from "../../components/responses_api_models/openai_model/inde
 import { serve, type ServedApp } from "../../runtime/serve.ts";
 import { rateLimitedEndpoint } from "../../testing/rate-limited-endpoint.ts";
 import { allLimiters, resetLimiters } from "./limiters.ts";
+import { isRemoteEndpoint } from "./settings.ts";
 
 let served: ServedApp | undefined;
 afterEach(async () => {
@@ -25,7 +26,7 @@ async function models(globalConfig: Record<string, unknown>, judgeKey = "sk-shar
 
 describe("one limiter per (endpoint, key), shared by the policy and its judges", () => {
   test("same URL and key: one limiter counts both servers' calls, its ceiling the run's --concurrency", async () => {
-    const { policy, judge, ask } = await models({ num_samples_in_parallel: 64 });
+    const { policy, judge, ask } = await models({ num_samples_in_parallel: 64, adaptive_concurrency: true });
     const answers = await Promise.all([...Array.from({ length: 30 }, (_, i) => ask(policy, i)), ...Array.from({ length: 20 }, (_, i) => ask(judge, 100 + i))]);
     expect(answers.map((a) => a.status).every((s) => s === 200)).toBe(true);
     const mine = allLimiters().filter((l) => l.endpoint === `${served!.url}/v1`);
@@ -35,7 +36,7 @@ describe("one limiter per (endpoint, key), shared by the policy and its judges",
   });
 
   test("another key is another controller; adaptive_concurrency=false makes none", async () => {
-    const { policy, judge, ask } = await models({}, "sk-judge");
+    const { policy, judge, ask } = await models({ adaptive_concurrency: true }, "sk-judge");
     await Promise.all([ask(policy, 1), ask(judge, 2)]);
     expect(allLimiters().filter((l) => l.endpoint === `${served!.url}/v1`)).toHaveLength(2);
     await served!.stop();
@@ -44,5 +45,14 @@ describe("one limiter per (endpoint, key), shared by the policy and its judges",
     await Promise.all([fixed.ask(fixed.policy, 1), fixed.ask(fixed.judge, 2)]);
     expect(fixed.endpoint.stats.served).toBe(2);
     expect(allLimiters().filter((l) => l.endpoint === `${served!.url}/v1`)).toHaveLength(0);
+  });
+
+  test("unset, adaptive concurrency is on for a remote endpoint and off for loopback (self-hosted: no 429s, no slow start)", async () => {
+    const loopback = await models({});
+    await Promise.all([loopback.ask(loopback.policy, 1), loopback.ask(loopback.judge, 2)]);
+    expect(loopback.endpoint.stats.served).toBe(2);
+    expect(allLimiters().filter((l) => l.endpoint === `${served!.url}/v1`)).toHaveLength(0);
+    for (const url of ["https://api.openai.com/v1", "http://10.0.0.7:8000/v1", "http://gpu-node-3:8000/v1", "not a url"]) expect(isRemoteEndpoint(url)).toBe(true);
+    for (const url of ["http://127.0.0.1:8000/v1", "http://localhost:8000/v1", "http://[::1]:8000/v1", "http://127.1.2.3/v1"]) expect(isRemoteEndpoint(url)).toBe(false);
   });
 });

@@ -31,9 +31,11 @@ async function provider(options: RateLimitedEndpointOptions) {
   return endpoint;
 }
 
+/** The mocks are on loopback, where adaptive concurrency is off by default: these runs ask for it unless they say --no-adaptive. */
 function run(tasks: number, out: string, extra: string[] = []) {
+  const adaptive = extra.includes("--no-adaptive") ? [] : ["+adaptive_concurrency=true"];
   return gym(["eval", "run", "--resources-server", "mcqa", "--model-type", "openai_model", "--model", "m", "--model-url", `${served!.url}/v1`, "--model-api-key", "sk-test",
-    "--input", `tasks-${tasks}.jsonl`, "--concurrency", "256", "-o", `${out}/rollouts.jsonl`, ...extra], { cwd: dir });
+    "--input", `tasks-${tasks}.jsonl`, "--concurrency", "256", "-o", `${out}/rollouts.jsonl`, ...extra, ...adaptive], { cwd: dir });
 }
 
 /** Every (task, rollout) of the run exactly once in its rollouts file. */

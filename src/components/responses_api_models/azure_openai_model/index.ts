@@ -5,6 +5,7 @@ import { isServerCallError } from "../../../servers/client.ts";
 import { createGymApp, readJson, validationFailure } from "../../../servers/gym-app.ts";
 import type { ServerFactory } from "../../../servers/registry.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
+import { isRemoteEndpoint, modelCallSettings } from "../../../servers/calls/settings.ts";
 import { postUpstream, type UpstreamOptions } from "../../../servers/upstream.ts";
 import { chatCompletionToResponse } from "../vllm_model/from-chat.ts";
 import { responsesToChatParams } from "../vllm_model/to-chat.ts";
@@ -23,11 +24,11 @@ export interface AzureOpenAIModelConfig {
   upstream?: UpstreamOptions;
 }
 
-const factory: ServerFactory = (block) => {
+const factory: ServerFactory = (block, context) => {
   const config = block as unknown as AzureOpenAIModelConfig;
   const routes = azureRoutes(String(config.openai_base_url ?? ""), String(config.openai_model), config.default_query, config.openai_api_key, process.env);
   const limit = new Semaphore(config.num_concurrent_requests ?? 8);
-  const upstream: UpstreamOptions = { ...config.upstream, headers: routes.headers };
+  const upstream: UpstreamOptions = { ...modelCallSettings(context?.globalConfig ?? {}, config.num_concurrent_requests ?? 8, isRemoteEndpoint(String(config.openai_base_url ?? ""))), ...config.upstream, headers: routes.headers };
   const app = createGymApp({ cookieName: sessionCookieName("AzureOpenAIModelServer", String(config.name ?? "azure_openai_model")), rolloutPrefix: "model" });
 
   const post = async (url: string, body: JsonObject): Promise<JsonObject> => {

@@ -4,6 +4,7 @@ import { checkResponseCreateParams, type JsonObject } from "../../../protocol/re
 import { createGymApp, readJson, validationFailure } from "../../../servers/gym-app.ts";
 import type { ServerFactory } from "../../../servers/registry.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
+import { isRemoteEndpoint, modelCallSettings } from "../../../servers/calls/settings.ts";
 import { postUpstream, type UpstreamOptions } from "../../../servers/upstream.ts";
 import { chatCompletionToResponse, extractThinking, wrapThinking } from "../vllm_model/from-chat.ts";
 import { responsesToChatParams } from "../vllm_model/to-chat.ts";
@@ -23,12 +24,12 @@ export interface InferenceProviderConfig {
   upstream?: UpstreamOptions;
 }
 
-const factory: ServerFactory = (block) => {
+const factory: ServerFactory = (block, context) => {
   const config = block as unknown as InferenceProviderConfig;
   const base = String(config.base_url ?? "").replace(/\/+$/, "");
   const usesReasoningParser = config.uses_reasoning_parser === true;
   const limit = new Semaphore(config.num_concurrent_requests ?? 1000);
-  const upstream: UpstreamOptions = { ...config.upstream, apiKey: config.api_key };
+  const upstream: UpstreamOptions = { ...modelCallSettings(context?.globalConfig ?? {}, config.num_concurrent_requests ?? 1000, isRemoteEndpoint(base)), ...config.upstream, apiKey: config.api_key };
   const app = createGymApp({ cookieName: sessionCookieName("InferenceProvider", String(config.name ?? "inference_provider")), rolloutPrefix: "model" });
 
   const chatCompletions = async (request: JsonObject): Promise<JsonObject> => {

@@ -4,6 +4,7 @@ import { checkResponseCreateParams, responseProblems, type JsonObject } from "..
 import { createGymApp, readJson, validationFailure } from "../../../servers/gym-app.ts";
 import type { ServerFactory } from "../../../servers/registry.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
+import { isRemoteEndpoint, modelCallSettings } from "../../../servers/calls/settings.ts";
 import { postUpstream, type UpstreamOptions } from "../../../servers/upstream.ts";
 import { normalizeLiteLLMResponse } from "./normalize.ts";
 import { checkLiteLLMProxy } from "./version.ts";
@@ -20,13 +21,13 @@ export interface LiteLLMModelConfig {
   upstream?: UpstreamOptions;
 }
 
-const factory: ServerFactory = async (block) => {
+const factory: ServerFactory = async (block, context) => {
   const config = block as unknown as LiteLLMModelConfig;
   const base = String(config.openai_base_url ?? "").replace(/\/+$/, "");
   // NeMo Gym checks at startup: an unsafe or unreachable proxy refuses the run before anything is dispatched.
   await checkLiteLLMProxy(base, String(config.openai_api_key ?? ""));
   const limit = config.max_concurrent_requests ? new Semaphore(config.max_concurrent_requests) : undefined;
-  const upstream: UpstreamOptions = { ...config.upstream, apiKey: config.openai_api_key, headers: { ...(config.openai_default_headers ?? {}) } };
+  const upstream: UpstreamOptions = { ...modelCallSettings(context?.globalConfig ?? {}, config.max_concurrent_requests, isRemoteEndpoint(base)), ...config.upstream, apiKey: config.openai_api_key, headers: { ...(config.openai_default_headers ?? {}) } };
   const app = createGymApp({ cookieName: sessionCookieName("LiteLLMModelServer", String(config.name ?? "litellm_model")), rolloutPrefix: "model" });
 
   const forward = async (path: string, request: JsonObject): Promise<JsonObject> => {

@@ -37,7 +37,7 @@ export async function buildLocalVllmModel(block: Record<string, unknown>, contex
     baseUrl = [vllm.baseUrl];
   }
   const inner: InnerVllmConfig = { base_url: baseUrl, api_key: String(config.api_key ?? "dummy"), model: config.model };
-  const app = buildVllmModel({ ...block, base_url: baseUrl, api_key: inner.api_key }, variant);
+  const app = buildVllmModel({ ...block, base_url: baseUrl, api_key: inner.api_key }, variant, context.globalConfig);
   app.get("/get_inner_vllm_config", (c) => c.json(inner));
   return { app, vllm };
 }

@@ -5,7 +5,7 @@ import { createGymApp, readJson, validationFailure } from "../../../servers/gym-
 import type { ServerFactory } from "../../../servers/registry.ts";
 import { jsonRoute, routeJson } from "../../../servers/routes.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
-import { modelCallSettings } from "../../../servers/calls/settings.ts";
+import { isRemoteEndpoint, modelCallSettings } from "../../../servers/calls/settings.ts";
 import { postUpstream, type UpstreamOptions } from "../../../servers/upstream.ts";
 
 export interface OpenAIModelConfig {
@@ -29,8 +29,8 @@ const factory: ServerFactory = (block, context) => {
   const base = String(config.openai_base_url ?? "").replace(/\/+$/, "");
   const limit = config.max_concurrent_requests ? new Semaphore(config.max_concurrent_requests) : undefined;
   const upstream: UpstreamOptions = {
-    // A hosted provider's limits are learnt (adaptive concurrency on by default); the block's own settings win.
-    ...modelCallSettings(context?.globalConfig ?? {}, config.max_concurrent_requests, true),
+    // A remote provider's limits are learnt (adaptive concurrency on by default, off for loopback); the block's own settings win.
+    ...modelCallSettings(context?.globalConfig ?? {}, config.max_concurrent_requests, isRemoteEndpoint(base)),
     ...config.upstream,
     apiKey: config.openai_api_key,
     headers: { ...(config.openai_default_headers ?? {}) },
