@@ -164,7 +164,7 @@ export class BatchTransport {
       process.stderr.write(`Batch API: created batch ${batch.id} (${items.length} requests)\n`);
       const result = await this.poll(queue.api, batch.id, batch);
       for (const item of items) {
-        if ("failed" in result) item.reject(new BatchLineFailed(queue.api.base, result.failed, `batch ${result.batchId} ended '${result.failed.replace(/^batch_/, "")}' without answering this request`));
+        if ("failed" in result) item.reject(new BatchLineFailed(queue.api.base, result.failed, `batch ${result.batchId} ended ${result.failed.replace(/^batch_/, "")} without answering this request`));
         else {
           const answer = result.answers.get(item.request.custom_id);
           if (answer) item.resolve(answer);
