@@ -74,6 +74,8 @@ describe("gym eval run --batch (compiled binary)", () => {
     const batched = await provider();
     const r = await gym(args("batched", ["--batch"]), { cwd: dir });
     expect(r.stderr).toContain("Batch API: 1 batch created");
+    // Accounting counts batch answers like direct ones: 6 calls, Σ(10 + i + 7) tokens.
+    expect(r.stderr).toContain("Model calls (this process, policy and judges): 6, 117 tokens");
     expect(r.code).toBe(0);
     expect(batched.stats.direct).toBe(0);
     expect(batched.batches).toHaveLength(1);
@@ -85,6 +87,26 @@ describe("gym eval run --batch (compiled binary)", () => {
     expect(journal.map((l) => l.event)).toEqual(["submitting", "created"]);
     expect(journal[0].requests.map((q: { task: string }) => q.task).sort()).toEqual(["0", "1", "2", "3", "4", "5"]);
     expect((batched.batches[0]!.metadata as Record<string, string>).gym_idempotency_key).toBe(journal[0].key);
+  }, 60_000);
+
+  test("+batch_max_requests=2 flushes 6 calls into 3 batches, each request in exactly one", async () => {
+    const standIn = await provider();
+    expect((await gym(args("small", ["--batch", "+batch_max_requests=2"]), { cwd: dir })).code).toBe(0);
+    expect(standIn.batches.map((b) => (b.request_counts as { total: number }).total)).toEqual([2, 2, 2]);
+    expect([...standIn.stats.answered.values()]).toEqual([1, 1, 1, 1, 1, 1]);
+    expectEachOnce("small");
+  }, 60_000);
+
+  test("--batch --cache: answers from a batch are cached, so the same run again creates no batch", async () => {
+    const standIn = await provider();
+    const env = { NEMO_GYM_CACHE_DIR: join(dir, "cache") };
+    expect((await gym(args("cached1", ["--batch", "--cache"]), { cwd: dir, env })).code).toBe(0);
+    const again = await gym(args("cached2", ["--batch", "--cache"]), { cwd: dir, env });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain("6 model calls served from the cache, 0 sent upstream");
+    expect(standIn.batches).toHaveLength(1);
+    expect(standIn.stats.direct).toBe(0);
+    expect(rewards("cached2")).toEqual(rewards("cached1"));
   }, 60_000);
 
   test("kill -9 while the batch is in flight, then --resume: no second batch, every rollout saved once", async () => {
