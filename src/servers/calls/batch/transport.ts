@@ -93,11 +93,6 @@ export class BatchTransport {
     return answer.body as T;
   }
 
-  /** Sends what is queued now (the end of a run). */
-  flushAll(): void {
-    for (const queue of this.queues.values()) if (queue.items.length) void this.flush(queue);
-  }
-
   /** The journal line of this call: its (task, rollout) and a custom_id stable across processes. */
   private requestOf(url: string, body: unknown): JournaledRequest {
     const scope = currentScope();
