@@ -137,12 +137,40 @@ describe("gym eval run --batch (compiled binary)", () => {
     expectEachOnce("unrecorded");
   }, 60_000);
 
-  test("an expired batch: each of its rollouts fails with class batch_expired", async () => {
+  test("an expired batch: each of its rollouts fails (agent_run_error, replayed by --resume), its message naming batch_expired", async () => {
     await provider({ expire: true });
     const r = await gym(args("expired", ["--batch", "+route_failures_to_sidecar=true"]), { cwd: dir });
     expect(r.code).not.toBe(0);
     const failures = lines("expired/rollouts_failures.jsonl");
     expect(failures).toHaveLength(TASKS);
-    for (const f of failures) expect(f._ng_failure_message).toContain("batch_expired");
+    for (const f of failures) expect([f._ng_failure_class, f._ng_failure_message]).toEqual(["agent_run_error", expect.stringContaining("batch_expired: batch batch_")]);
+  }, 60_000);
+
+  test("--resume where the provider no longer knows the journaled batch (404): a warning, and one new batch", async () => {
+    const first = await provider({ hold: true });
+    await killWhileInFlight(first, "forgotten");
+    const port = served!.port;
+    await served!.stop();
+    // Another provider behind the same URL: the journaled batch id means nothing to it.
+    const second = batchApiStandIn({ model: mcqaPolicy });
+    served = await serve(second.fetch, { port });
+    const r = await gym(args("forgotten", ["--batch", "--resume"]), { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("is unknown to");
+    expect(second.batches).toHaveLength(1);
+    expectEachOnce("forgotten");
+  }, 60_000);
+
+  test("--resume after an expired batch sends its requests again, in one new batch", async () => {
+    const options = { model: mcqaPolicy, expire: true };
+    const standIn = batchApiStandIn(options);
+    served = await serve(standIn.fetch);
+    expect((await gym(args("retried", ["--batch", "+route_failures_to_sidecar=true"]), { cwd: dir })).code).not.toBe(0);
+    options.expire = false;
+    const r = await gym(args("retried", ["--batch", "--resume", "+route_failures_to_sidecar=true"]), { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(standIn.batches.map((b) => b.status)).toEqual(["expired", "completed"]);
+    expectEachOnce("retried");
+    expect(Object.values(rewards("retried")).filter((x) => x === 1).length).toBe(TASKS / 2);
   }, 60_000);
 });

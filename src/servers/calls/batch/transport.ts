@@ -127,7 +127,14 @@ export class BatchTransport {
       await this.journal.created(batch.key, id);
     }
     process.stderr.write(`Batch API: re-attached to batch ${id} (${batch.requests.length} requests)\n`);
-    return this.poll(api, id);
+    try {
+      return await this.poll(api, id);
+    } catch (error) {
+      // The provider no longer has it (deleted, or another account): its requests are sent again.
+      if (!(error instanceof ServerCallError) || error.status !== 404) throw error;
+      process.stderr.write(`Warning: Batch API: batch ${id} is unknown to ${api.base} (404); its unanswered requests go into a new batch\n`);
+      return undefined;
+    }
   }
 
   private enqueue(queue: Queue, request: JournaledRequest, body: unknown): Promise<LineAnswer> {
