@@ -151,6 +151,7 @@ describe("gym eval run --batch (compiled binary)", () => {
     await killWhileInFlight(first, "forgotten");
     const port = served!.port;
     await served!.stop();
+    first.release();
     // Another provider behind the same URL: the journaled batch id means nothing to it.
     const second = batchApiStandIn({ model: mcqaPolicy });
     served = await serve(second.fetch, { port });
