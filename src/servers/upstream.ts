@@ -2,6 +2,7 @@
 import { cachedModelCall } from "./calls/cache/index.ts";
 import { recordModelCall } from "./calls/accounting.ts";
 import { sendModelCall, type ModelCallOptions } from "./calls/send.ts";
+import { batchTransport } from "./calls/batch/index.ts";
 
 /** How a model server calls its upstream: key, headers, timeout, retry budget, adaptive concurrency. */
 export type UpstreamOptions = ModelCallOptions;
@@ -12,6 +13,10 @@ export type UpstreamOptions = ModelCallOptions;
  * (E_HTTP) carrying the upstream status and body.
  */
 export async function postUpstream<T = Record<string, unknown>>(url: string, body: unknown, options: UpstreamOptions = {}): Promise<T> {
-  // Cache first (a hit never reaches the limiter or the accounting); a miss is sent, counted, and stored when complete.
-  return cachedModelCall({ url, body, apiKey: options.apiKey, headers: options.headers }, async (keep) => recordModelCall(await sendModelCall<T>(url, body, { ...options, keep })));
+  // Cache first (a hit never reaches the limiter or the accounting); a miss is sent (directly, or in a batch with
+  // --batch), counted, and stored when complete.
+  const batch = batchTransport();
+  return cachedModelCall({ url, body, apiKey: options.apiKey, headers: options.headers }, async (keep) =>
+    recordModelCall(await (batch ? batch.call<T>(url, body, { apiKey: options.apiKey, headers: options.headers, keep }) : sendModelCall<T>(url, body, { ...options, keep }))),
+  );
 }

@@ -6,6 +6,7 @@ import type { LatencyTracker } from "../metrics/latency.ts";
 import { rootCause } from "./root-cause.ts";
 import { maskSecretText } from "../config/secrets.ts";
 import { responseCacheEnabled, runInCallScope, type CacheCounts } from "../servers/calls/cache/index.ts";
+import { batchTransportEnabled } from "../servers/calls/batch/index.ts";
 
 /** One rollout to dispatch: the materialized row and the attempt number it runs as. */
 export interface DispatchRequest {
@@ -67,6 +68,8 @@ async function dispatchOne(request: DispatchRequest, options: CollectOptions, pa
   const started = performance.now();
   // With the response cache on, each /run is one call scope: its model calls are keyed by the repeat index.
   const cache: CacheCounts | undefined = responseCacheEnabled() ? { hits: 0, misses: 0 } : undefined;
+  // With --batch too: the Batch API journal records each model call's (task, rollout).
+  const scoped = cache ?? (batchTransportEnabled() ? { hits: 0, misses: 0 } : undefined);
   for (let wait = 0; ; wait++) {
     await pacer.ready();
     let status: number | undefined;
@@ -76,7 +79,7 @@ async function dispatchOne(request: DispatchRequest, options: CollectOptions, pa
     try {
       // Only the top level of the answer is changed here (stamp): the rest is read (written out), never changed.
       const post = () => agent.post("/run", body, { timeoutMs: options.timeoutMs, readOnlyAnswer: true });
-      const reply = cache ? await inCallScope(request.row._ng_rollout_index, post, cache) : await post();
+      const reply = scoped ? await inCallScope(request.row, post, scoped) : await post();
       status = reply.status;
       // The text and headers are read only on failure: an in-process answer is an object until asked for text.
       if (reply.ok) {
@@ -163,8 +166,8 @@ function stamp(result: Row, request: Row): void {
 }
 
 /** Runs one /run in its own call scope, adding the cache hits and misses of its model calls to `into`. */
-async function inCallScope<T>(repeat: unknown, post: () => Promise<T>, into: CacheCounts): Promise<T> {
-  const { result, counts } = runInCallScope(repeat, post);
+async function inCallScope<T>(row: Row, post: () => Promise<T>, into: CacheCounts): Promise<T> {
+  const { result, counts } = runInCallScope(row._ng_rollout_index, post, row._ng_task_index);
   try {
     return await result;
   } finally {

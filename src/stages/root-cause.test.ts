@@ -12,3 +12,8 @@ test("plain bodies pass through, cut to the limit", () => {
   expect(rootCause('{"detail":"Not Found"}')).toBe('{"detail":"Not Found"}');
   expect(rootCause("x".repeat(300), 10)).toBe(`${"x".repeat(10)}…`);
 });
+
+test("a wrapped message that starts with the letter b keeps it (only b' is a bytes prefix)", () => {
+  const body = `"Hit an exception in SimpleAgent___a calling an inner server: b'\\"Hit an exception in M calling an inner server: b\\\\\\"batch_expired: batch b1 ended\\\\\\"\\"'"`;
+  expect(rootCause(body)).toBe("batch_expired: batch b1 ended");
+});

@@ -9,6 +9,6 @@ export function rootCause(body: string, max = 200): string {
   text = text.replace(/\\+(["'])/g, "$1").replace(/\\+n/g, " ").replace(/\\{2,}/g, "\\");
   const exception = /\b(\w*(?:Exception|Error))\((['"])(.*?)\2\)/s.exec(text);
   if (exception) text = `${exception[1]}: ${exception[3]}`;
-  text = text.replace(/^[\s"'b]+|[\s"']+$/g, "");
+  text = text.replace(/^(?:\s+|b?["'])+|[\s"']+$/g, ""); // a leading b only as Python's bytes prefix (b'…'), not a word's first letter
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }

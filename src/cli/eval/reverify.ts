@@ -18,6 +18,7 @@ export default defineGymCommand({
     force: { type: "boolean", description: "Run against servers whose reverify_mode is unsupported/unknown; output gets the unsafe_ prefix" },
     overwrite: { type: "boolean", description: "Delete an existing output (and its failures sidecar) instead of refusing" },
     resume: { type: "boolean", description: "Continue a partial output: skip rows already in it or settled in its failures sidecar" },
+    batch: { type: "boolean", description: "Send the judges' model calls through the provider's Batch API; --resume re-attaches to batches in flight (sets batch_api)" },
     "judge-failed-only": { type: "boolean", description: "Re-verify only the judge failures of <rollouts stem>_failures.jsonl; successes are carried through" },
     append: { type: "boolean", description: "With --judge-failed-only: append recovered rows to an existing --output" },
     "disable-aggregation": { type: "boolean", description: "Do not compute <stem>_aggregate_metrics.json (for shards)" },
@@ -52,6 +53,7 @@ export default defineGymCommand({
     const cacheLine = await (await import("../cache/_flags.ts")).startResponseCache(args, keys);
     if (cacheLine) info(cacheLine);
     if (args.adaptive === false) keys.adaptive_concurrency = false;
+    if (args.batch) keys.batch_api = true;
     const str = (flag: string, key: string) => (typeof args[flag] === "string" ? (args[flag] as string) : typeof keys[key] === "string" ? (keys[key] as string) : undefined);
     const bool = (flag: string, key: string) => !!args[flag] || keys[key] === true;
     const num = (flag: string, key: string) => {
@@ -77,6 +79,13 @@ export default defineGymCommand({
     }
     const { guardReverify } = await import("../../stages/reverify/guard.ts");
     await guardReverify(inputs!, rollouts!, output!, bool("judge-failed-only", "judge_failed_only") && (bool("append", "append") || bool("resume", "resume_from_cache")));
+
+    const { startBatchTransport, stopBatchTransport } = await import("../../servers/calls/batch/index.ts");
+    if (keys.batch_api === true && (output === "-" || args.serve === false)) {
+      throw new GymError("E_USAGE", output === "-" ? "--batch keeps its journal beside --output, so it needs a file, not -." : "--batch needs the judge model servers in this process; with --no-serve they run elsewhere.", { hint: output === "-" ? "Pass -o results/reverified.jsonl." : "Leave out --no-serve, or leave out --batch." });
+    }
+    // Reverify runs no agent: only the judges' calls of /verify go into batches.
+    const batch = startBatchTransport(keys, output!, [], bool("resume", "resume_from_cache"));
 
     let registry;
     let instances;
@@ -127,6 +136,8 @@ export default defineGymCommand({
       return report.interrupted ? 130 : 0;
     } finally {
       process.off("SIGINT", onSignal);
+      if (batch) info(`Batch API: ${batch.created} batch${batch.created === 1 ? "" : "es"} created (journal: ${batch.journalPath})`);
+      stopBatchTransport();
       cleanup();
       await registry.close();
     }

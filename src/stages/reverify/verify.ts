@@ -5,6 +5,7 @@ import { isServerCallError, type ServerDirectory } from "../../servers/client.ts
 import { verifyPayload, type InputEntry } from "./inputs.ts";
 import { maskSecretText } from "../../config/secrets.ts";
 import { responseCacheEnabled, runInCallScope } from "../../servers/calls/cache/index.ts";
+import { batchTransportEnabled } from "../../servers/calls/batch/index.ts";
 
 /** A row picked for verification. */
 export interface VerifyJob {
@@ -32,15 +33,17 @@ export async function verifyOne(job: VerifyJob, servers: ServerDirectory, signal
   const server = job.entry.server!;
   try {
     const post = () => servers.get(server).post("/verify", undefined, { body, headers: { "content-type": "application/json" }, signal });
-    // With the response cache on, the judge calls of one rollout are keyed by its repeat index (as in eval run).
-    const scoped = responseCacheEnabled() ? runInCallScope(job.rollout._ng_rollout_index, post) : undefined;
+    // With the response cache on, the judge calls of one rollout are keyed by its repeat index (as in eval run);
+    // with --batch, the Batch API journal records their (task, rollout).
+    const cached = responseCacheEnabled();
+    const scoped = cached || batchTransportEnabled() ? runInCallScope(job.rollout._ng_rollout_index, post, job.rollout._ng_task_index) : undefined;
     const reply = scoped ? await scoped.result : await post();
     if (!reply.ok) return { kind: "failed", job, status: reply.status, errorType: "HTTPStatusError", message: `POST /verify on '${server}' answered ${reply.status}`, body: reply.text };
     // Fast path: a reply naming none of the routing or stamp keys needs no parse (its text is written as is).
     const t = reply.text.trim();
     // An ATIF source's provenance is kept in the result (never sent to the verifier).
     let stamps = job.rollout._ng_atif_provenance ? { ...job.entry.stamps, _ng_atif_provenance: job.rollout._ng_atif_provenance } : job.entry.stamps;
-    if (scoped) stamps = { ...stamps, _ng_response_cache: scoped.counts };
+    if (scoped && cached) stamps = { ...stamps, _ng_response_cache: scoped.counts };
     if (t.startsWith("{") && t.endsWith("}") && !t.includes("\n") && !MARKERS.test(t)) return { kind: "ok", job, body: {}, line: stampedLine(t, {}, stamps) };
     let parsed: unknown;
     try {

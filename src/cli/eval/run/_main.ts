@@ -97,6 +97,9 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
     const toStdout = output === "-";
     const paths = runPaths(toStdout ? `${(await import("node:os")).tmpdir()}/gym-run-${process.pid}/rollouts.jsonl` : output);
     const stdoutRows = toStdout ? JsonlAppender.open("-") : undefined;
+    const { startBatchTransport, stopBatchTransport } = await import("../../../servers/calls/batch/index.ts");
+    const agentInstances = registry.instances.filter((i) => i.serverType === "responses_api_agents");
+    const batch = startBatchTransport(resolved, paths.rollouts, agentInstances, !!keys.resume_from_cache);
     const controller = new AbortController();
     // A second Ctrl-C stops at once; a repeated SIGTERM (Slurm signals every process of a job, and the job script
     // forwards it too) changes nothing: the drain goes on until Slurm's KillWait ends it.
@@ -143,6 +146,10 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
     });
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    if (batch) {
+      info(`Batch API: ${batch.created} batch${batch.created === 1 ? "" : "es"} created by this run (journal: ${batch.journalPath})`);
+      stopBatchTransport();
+    }
     await printSummary(result, paths, toStdout, toStdout ? undefined : await resumeCommand());
     await tracking.finish(result.exitCode === 0);
     return result.exitCode;

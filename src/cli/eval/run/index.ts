@@ -28,6 +28,7 @@ export default defineGymCommand({
     "top-p": { type: "string", description: "Nucleus sampling (responses_create_params.top_p)", valueHint: "P" },
     "max-output-tokens": { type: "string", description: "Output token cap (responses_create_params.max_output_tokens)", valueHint: "N" },
     resume: { type: "boolean", description: "Continue a crashed or killed run where it stopped (sets resume_from_cache)" },
+    batch: { type: "boolean", description: "Send model calls through the provider's Batch API (/v1/files + /v1/batches), simple_agent only; --resume re-attaches to batches in flight (sets batch_api)" },
     prices: { type: "string", description: "Prices YAML (MODEL: {input, output, cached_input, reasoning} USD per million tokens) over the built-in table (sets prices)", valueHint: "FILE" },
     "max-cost": { type: "string", description: "Stop dispatching before the run could pass this many USD; exit 77, --resume with a larger budget continues (sets max_cost_usd)", valueHint: "USD" },
     "max-tokens": { type: "string", description: "Stop dispatching before the run could pass this many tokens (input + output, policy and judges); exit 77 (sets max_tokens)", valueHint: "N" },
@@ -58,6 +59,7 @@ export default defineGymCommand({
   ],
   async run({ args, rawArgs, overrides, json }) {
     if (typeof args.target === "string") {
+      if (args.batch) throw new GymError("E_USAGE", "--batch works with dataset runs, not with a Harbor TARGET.", { hint: "Harbor agents make several model calls per task; leave out --batch." });
       if (args.cache || args["cache-expiry"] !== undefined) throw new GymError("E_USAGE", "--cache works with dataset runs, not with a Harbor TARGET.", { hint: "Leave out --cache (and --cache-expiry) for Harbor task folders." });
       const costFlag = ["max-cost", "max-tokens", "prices"].find((f) => args[f] !== undefined);
       if (costFlag) throw new GymError("E_USAGE", `--${costFlag} applies to dataset runs, not to a Harbor TARGET.`, { hint: "Leave it out, or run a dataset with --input / --benchmark." });
@@ -66,6 +68,7 @@ export default defineGymCommand({
       const options = () => configOptions(args, rawArgs, overrides, { mode: "run", flagValues: flagKeys({ ...args, agent: undefined }) });
       return harborEvalRun({ target: args.target, agent: args.agent, agentType: args["agent-type"], sandbox: args.sandbox, only, exclude: allValues(rawArgs, "exclude-tasks"), json, output: typeof args.output === "string" ? args.output : undefined, options });
     }
+    if (args.batch && args.serve === false) throw new GymError("E_USAGE", "--batch needs the model servers in this process; with --no-serve they run elsewhere.", { hint: "Leave out --no-serve, or leave out --batch." });
     const { evalRun } = await import("./_main.ts");
     const flagValues = flagKeys(args);
     const options = await configOptions(args, rawArgs, overrides, { mode: "run", flagValues });
@@ -103,6 +106,7 @@ function flagKeys(args: Record<string, unknown>): Record<string, ConfigValue> {
   keys.max_tokens = num("max-tokens");
   if (args.resume) keys.resume_from_cache = true;
   if (args.adaptive === false) keys.adaptive_concurrency = false;
+  if (args.batch) keys.batch_api = true;
   if (args["disable-aggregation"]) keys.disable_aggregation = true;
   Object.assign(keys, cacheFlagKeys(args));
   for (const k of Object.keys(keys)) if (keys[k] === undefined) delete keys[k];

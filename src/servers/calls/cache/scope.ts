@@ -11,6 +11,8 @@ export interface CacheCounts {
 /** One rollout attempt's calls: its repeat index, and how many times each request was made in it so far. */
 export interface CallScope {
   repeat: string;
+  /** The task index of the rollout (set by collection; the Batch API journal records it). */
+  task?: string;
   /** Unique per attempt, so a retried rollout counts its calls from the start again. */
   attempt: string;
   seen: Map<string, number>;
@@ -31,8 +33,8 @@ const REMEMBERED_ATTEMPTS = 20_000;
 let attempts = 0;
 
 /** Runs `fn` as one rollout attempt with repeat index `repeat`; `counts` fills in as its calls are made. */
-export function runInCallScope<T>(repeat: unknown, fn: () => Promise<T>): { result: Promise<T>; counts: CacheCounts } {
-  const scope: CallScope = { repeat: String(repeat ?? "-"), attempt: `${process.pid}.${++attempts}.${Date.now()}`, seen: new Map(), counts: { hits: 0, misses: 0 } };
+export function runInCallScope<T>(repeat: unknown, fn: () => Promise<T>, task?: unknown): { result: Promise<T>; counts: CacheCounts } {
+  const scope: CallScope = { repeat: String(repeat ?? "-"), ...(task !== undefined && { task: String(task) }), attempt: `${process.pid}.${++attempts}.${Date.now()}`, seen: new Map(), counts: { hits: 0, misses: 0 } };
   return { result: storage.run(scope, fn), counts: scope.counts };
 }
 
