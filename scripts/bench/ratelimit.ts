@@ -52,7 +52,9 @@ async function scenario(name: string, flags: string[], phases: number[] = [limit
   const watch = setInterval(() => endpoint.setMaxInFlight(phases[Math.min(phases.length - 1, Math.floor(endpoint.stats.served / per))]!), 2);
   const out = name.replace(/\W+/g, "-");
   const run = await gym(["eval", "run", "--resources-server", "mcqa", "--model-type", "openai_model", "--model", "m", "--model-url", `${served.url}/v1`, "--model-api-key", "sk-bench",
-    "--input", "tasks.jsonl", "-o", `${out}/rollouts.jsonl`, "+route_failures_to_sidecar=true", ...flags], exe);
+    "--input", "tasks.jsonl", "-o", `${out}/rollouts.jsonl`, "+route_failures_to_sidecar=true", ...flags,
+    // The mock is on loopback, where adaptive concurrency is off by default (a self-hosted endpoint): ask for it.
+    ...(flags.includes("--no-adaptive") ? [] : ["+adaptive_concurrency=true"])], exe);
   clearInterval(watch);
   await served.stop();
   const status = JSON.parse(readFileSync(join(dir, out, "rollouts_batch_status.json"), "utf8"));
