@@ -1,5 +1,4 @@
 /** Asset selectors (`--benchmark`, `--environment`, `--resources-server`, `--model-type`, `--agent-type`) → config files. */
-import { nemoGymOnly } from "./nemo-gym-shipped.ts";
 import { GymError } from "../errors.ts";
 import { closeMatches } from "../text/difflib.ts";
 import { displayUnder, hasDirUnder, listDirsUnder, listFilesUnder, readUnder, type Root } from "./roots.ts";
@@ -83,6 +82,8 @@ export async function selectorPath(kind: SelectorKind, value: string, roots: Roo
     const [guess] = closeMatches(typo, [...new Set(candidates)], 1, 0.6);
     hint = guess ? ` Did you mean \`${guess}\`?` : "";
   }
+  // NeMo Gym's names are only needed once a selector has failed: not loaded by every command that reads a config.
+  const { nemoGymOnly } = await import("./nemo-gym-shipped.ts");
   const upstream = nemoGymOnly(kind, value) ?? (slash >= 0 ? undefined : nemoGymOnly(kind, name));
   if (upstream) {
     throw new GymError("E_USAGE", `\`--${kind} ${value}\`: ${upstream}${hint}`, {

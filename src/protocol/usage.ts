@@ -8,8 +8,12 @@ export interface Tokens {
   reasoning_tokens: number;
 }
 
-// Python-typed floats (PyFloat) are objects whose valueOf() is the number.
-const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : typeof v === "object" && v !== null && typeof v.valueOf() === "number" ? Math.max(0, Number(v.valueOf())) : 0);
+// Python-typed floats (PyFloat) are objects whose valueOf() is the number; one finiteness test for both, so a NaN or
+// Infinity count (which would turn every budget comparison false, or spend it at once) counts as none.
+const count = (v: unknown): number => {
+  const n = typeof v === "object" && v !== null ? v.valueOf() : v;
+  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0;
+};
 const object = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /** Usage in the Responses form or the Chat Completions form (`prompt_tokens`, …); undefined when absent. */

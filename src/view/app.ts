@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { assets } from "./_assets.ts";
-import { parseRow } from "./columns.ts";
+import { parseServedRow } from "./runs.ts";
 import { compareView } from "./compare.ts";
 import { parseSampleQuery, runPlots, samplePage } from "./query.ts";
 import type { Run } from "./runs.ts";
@@ -93,7 +93,7 @@ export function viewApp(runs: Run[]): Hono {
     const i = Number(c.req.param("row"));
     if (!Number.isInteger(i) || i < 0 || i >= run.index!.count) return c.json({ error: `no row ${c.req.param("row")} in run ${run.id} (it has ${run.index!.count})` }, 404);
     const raw = run.rowText(i);
-    return c.json({ index: i, run: run.id, row: parseRow(raw) ?? null, raw });
+    return c.json({ index: i, run: run.id, row: parseServedRow(raw) ?? null, raw });
   });
 
   app.get("/api/runs/:id/plots", async (c) => {

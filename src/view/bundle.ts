@@ -2,6 +2,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { GymError } from "../errors.ts";
+import { readRowTexts } from "../jsonl/row-index.ts";
 import { assets } from "./_assets.ts";
 import { plainColumns } from "./columns.ts";
 import { compareView } from "./compare.ts";
@@ -26,7 +27,7 @@ export async function writeBundle(runs: Run[], outDir: string): Promise<{ files:
   const rows: Record<string, string[]> = {};
   for (const run of runs) {
     columns[run.id] = plainColumns(run.columns);
-    rows[run.id] = Array.from({ length: run.index!.count }, (_, i) => run.rowText(i));
+    rows[run.id] = Array.from(readRowTexts(run.index!), (r) => r.text);
   }
   const compare: Record<string, unknown> = {};
   const compared = runs.slice(0, COMPARED_RUNS);

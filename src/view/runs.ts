@@ -9,6 +9,7 @@ import { GymError } from "../errors.ts";
 import { openRowIndex, readRowText, readRowTexts, refreshRowIndex, type RowIndex } from "../jsonl/row-index.ts";
 import { runPaths } from "../outputs/paths.ts";
 import { collectGarbage } from "../runtime/gc.ts";
+import { parseNonFinite } from "../jsonl/json-file.ts";
 import { ColumnsBuilder, parseRow, rolloutKey, VERDICTS, type SampleColumns } from "./columns.ts";
 
 /** Stems of a run's companion files: never runs themselves. */
@@ -93,7 +94,7 @@ export class Run {
       const builder = this.builder;
       // (Synchronous: no refresh can replace the builder or the index within a batch.)
       for (const { i, text } of readRowTexts(index, start, end)) {
-        const row = parseRow(text);
+        const row = parseServedRow(text);
         // A last line without its newline that does not parse is still being written: wait for the rest.
         if (!row && index.offset(i) >= index.complete) return;
         const verdict = row ? (this.verdicts.get(rolloutKey(Number(row._ng_task_index), Number(row._ng_rollout_index))) ?? 0) : 0;
@@ -256,4 +257,15 @@ function walk(dir: string, out: string[]): void {
     if (stat.isDirectory() && !entry.isSymbolicLink()) walk(full, out);
     else if (stat.isFile() && entry.name.endsWith(".jsonl") && !SIDECAR.test(entry.name.slice(0, -6))) out.push(full);
   }
+}
+
+/**
+ * A row as the server reads it: JSON, or JSON with Python's NaN / Infinity (NeMo Gym writes them) read as the row
+ * reader reads them, so such a row is not shown blank. (The page's own `parseRow` stays plain JSON: it runs in the browser.)
+ */
+export function parseServedRow(text: string): Record<string, unknown> | undefined {
+  const row = parseRow(text);
+  if (row) return row;
+  const value = parseNonFinite(text);
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

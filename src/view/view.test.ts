@@ -6,7 +6,7 @@ import { join } from "node:path";
 // The page is generated from web/ by the build; generate it here too, so this file runs on its own.
 await import("../../scripts/view-assets.ts");
 const { viewApp } = await import("./app.ts");
-const { findRuns } = await import("./runs.ts");
+const { findRuns, parseServedRow } = await import("./runs.ts");
 
 const fixtures = join(import.meta.dir, "..", "..", "fixtures", "view");
 const dir = fs.mkdtempSync(join(tmpdir(), "gym-view-"));
@@ -152,5 +152,16 @@ describe("gym view API", () => {
     expect(after.rollouts).toBe(20);
     expect(after.live).toBe(true);
     expect((await get(live, "/api/runs/0/samples?limit=100")).body.rows.map((r: { task: number }) => r.task)).toEqual(lines.slice(0, 20).map((l) => JSON.parse(l)._ng_task_index));
+  });
+});
+
+describe("rows with Python's NaN / Infinity", () => {
+  test("are read as the row reader reads them, not shown as blank rows", () => {
+    const row = parseServedRow('{"_ng_task_index":3,"_ng_rollout_index":1,"reward":NaN,"score":-Infinity}');
+    expect(row?._ng_task_index).toBe(3);
+    expect(row?._ng_rollout_index).toBe(1);
+    expect(Number.isNaN(row?.reward)).toBe(true);
+    expect(row?.score).toBe(-Infinity);
+    expect(parseServedRow("not json")).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 /** `gym env start`: serve every configured server on 127.0.0.1 ports plus the head server, until SIGINT/SIGTERM. */
 import { configArgs, configOptions, jsonArg, modelArgs } from "../_args.ts";
 import { defineGymCommand } from "../_command.ts";
-import { cacheArgs } from "../cache/_flags.ts";
+import { cacheArgs, startResponseCache } from "../cache/_flags.ts";
 
 export default defineGymCommand({
   meta: { name: "env start", description: "Start the configured servers (agents, models, resources) and the head server" },
@@ -30,7 +30,7 @@ export default defineGymCommand({
 
     const config = await resolveConfig(await configOptions(args, rawArgs, overrides, { mode: "run" }));
     for (const warning of config.warnings) process.stderr.write(`Warning: ${warning}\n`);
-    const cacheLine = await (await import("../cache/_flags.ts")).startResponseCache(args, config.resolve() as Record<string, unknown>);
+    const cacheLine = await startResponseCache(args, config.resolve() as Record<string, unknown>);
     if (cacheLine) process.stderr.write(`${cacheLine}\n`);
     const head = isMapping(config.tree.head_server) ? (config.tree.head_server as { host?: string; port?: number }) : undefined;
     const instances = config.serverInstances.map((i) => ({ name: i.name, serverType: i.serverType, implementation: i.implementation, block: i.config }));

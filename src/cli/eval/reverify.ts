@@ -2,7 +2,7 @@
 import { GymError } from "../../errors.ts";
 import { configArgs, configOptions, jsonArg } from "../_args.ts";
 import { defineGymCommand } from "../_command.ts";
-import { cacheArgs } from "../cache/_flags.ts";
+import { cacheArgs, startResponseCache } from "../cache/_flags.ts";
 
 export default defineGymCommand({
   meta: { name: "eval reverify", description: "Recompute rewards from stored rollouts through /verify (no model inference)" },
@@ -50,7 +50,7 @@ export default defineGymCommand({
     const config = await resolveConfig(await configOptions(args, rawArgs, overrides, { mode: "run", seed }));
     config.warnings.forEach(warn);
     const keys = config.resolve() as Record<string, unknown>;
-    const cacheLine = await (await import("../cache/_flags.ts")).startResponseCache(args, keys);
+    const cacheLine = await startResponseCache(args, keys);
     if (cacheLine) info(cacheLine);
     if (args.adaptive === false) keys.adaptive_concurrency = false;
     if (args.batch) keys.batch_api = true;

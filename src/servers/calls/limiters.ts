@@ -1,8 +1,7 @@
 /** One adaptive limiter per (model endpoint, API key) in this process: the policy and every judge on that endpoint share it. */
-import { AdaptiveLimiter, type LimitChange } from "./limiter.ts";
+import { AdaptiveLimiter } from "./limiter.ts";
 
 const limiters = new Map<string, AdaptiveLimiter>();
-const listeners = new Set<(change: LimitChange) => void>();
 
 /** The endpoint a URL belongs to: the URL without its operation (`/chat/completions`, `/responses`, …) or query. */
 export function endpointOf(url: string): string {
@@ -16,7 +15,7 @@ export function limiterFor(endpoint: string, apiKey: string | undefined, ceiling
   const key = `${endpoint}\n${apiKey ?? ""}`;
   let limiter = limiters.get(key);
   if (!limiter) {
-    limiter = new AdaptiveLimiter(endpoint, ceiling, { onChange: (change) => listeners.forEach((listen) => listen(change)) });
+    limiter = new AdaptiveLimiter(endpoint, ceiling);
     limiters.set(key, limiter);
   } else limiter.raiseCeiling(ceiling);
   return limiter;
@@ -25,12 +24,6 @@ export function limiterFor(endpoint: string, apiKey: string | undefined, ceiling
 /** Every limiter made so far (for the progress line, the status file and the summary). */
 export function allLimiters(): AdaptiveLimiter[] {
   return [...limiters.values()];
-}
-
-/** Calls `listen` on every change of any limit; returns the unsubscribe function. */
-export function onLimitChange(listen: (change: LimitChange) => void): () => void {
-  listeners.add(listen);
-  return () => listeners.delete(listen);
 }
 
 /** Forgets every limiter (tests that run several scenarios in one process). */
