@@ -87,4 +87,23 @@ describe("gym eval gate (compiled binary)", () => {
     expect(typo.code).toBe(1);
     expect(typo.stderr).toContain("Metrics of the run: mean/reward");
   }, 60_000);
+
+  test("--max-cost refuses a run whose own prices file cannot be found, rather than pricing it with the built-in table", async () => {
+    const work = join(dir, "priced-work");
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(work, "my-prices.yaml"), "gpt-4.1-mini-2025-04-14: {input: 1000, output: 1000}\n");
+    const priced = join(dir, "priced", "rollouts.jsonl");
+    const r = await gym(["eval", "run", "--resources-server", "mcqa", "--model-type", "openai_model", "--model", "gpt-4.1-mini", "--model-url", `${upstream.url}/v1`, "--model-api-key", "sk-test", "--input", join(dir, "tasks.jsonl"), "--concurrency", "4", "--prices", "my-prices.yaml", "--output", priced], { cwd: work });
+    expect(r.code).toBe(0);
+    // From the folder the run was started in, the run's prices are found: at 1000 USD per million tokens it costs more than 0.000001.
+    const here = await gym(["eval", "gate", priced, "--max-cost", "0.000001"], { cwd: work });
+    expect(here.code).toBe(100);
+    // From elsewhere the file is not found: refused, naming the file and the flag that fixes it.
+    const elsewhere = await gym(["eval", "gate", priced, "--max-cost", "1000000"], { cwd: dir });
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain("my-prices.yaml");
+    expect(elsewhere.stderr).toContain("--prices");
+    const named = await gym(["eval", "gate", priced, "--max-cost", "1000000", "--prices", join(work, "my-prices.yaml")], { cwd: dir });
+    expect(named.code).toBe(0);
+  }, 120_000);
 });
