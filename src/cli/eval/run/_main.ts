@@ -53,6 +53,9 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
   // --output, or NeMo Gym's +output_jsonl_fpath=… (what gym eval submit's job scripts pass).
   const output = outputFlag ?? keys.output_jsonl_fpath;
   if (!output) throw missingOutput();
+  if (output === "-" && resolved.batch_api === true) {
+    throw new GymError("E_USAGE", "--batch keeps its journal beside --output, so it needs a file, not -: with - the journal would go to a temporary folder that no --resume can find, and batches in flight would be lost.", { hint: "Pass -o results/rollouts.jsonl." });
+  }
   const harborOnly = config.serverInstances.find((i) => i.serverType === "responses_api_agents" && i.implementation === "terminal_agent");
   if (harborOnly) throw new GymError("E_CONFIG", `agent instance '${harborOnly.name}' (terminal_agent) drives Harbor task folders, not dataset rows`, { hint: "gym eval run TARGET --agent terminal --model-type … (TARGET: a Harbor task folder or a folder of them)" });
   const roots = componentRoots({ searchDirs: options.searchDirs, cwd: options.cwd });

@@ -89,6 +89,15 @@ describe("gym eval run --batch (compiled binary)", () => {
     expect((batched.batches[0]!.metadata as Record<string, string>).gym_idempotency_key).toBe(journal[0].key);
   }, 60_000);
 
+  test("--batch with -o - is refused before any batch is made: its journal would have no home for --resume", async () => {
+    const standIn = await provider();
+    const r = await gym(["eval", "run", "--resources-server", "mcqa", "--model-type", "openai_model", "--model", "m", "--model-url", `${served!.url}/v1`, "--model-api-key", "sk-test", "--input", "tasks.jsonl", "-o", "-", "--batch"], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--batch keeps its journal beside --output");
+    expect(r.stdout).toBe("");
+    expect(standIn.batches).toHaveLength(0);
+  }, 60_000);
+
   test("+batch_max_requests=2 flushes 6 calls into 3 batches, each request in exactly one", async () => {
     const standIn = await provider();
     expect((await gym(args("small", ["--batch", "+batch_max_requests=2"]), { cwd: dir })).code).toBe(0);
