@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { decodeUtf8, firstInvalidByte, invalidInChunk } from "./utf8.ts";
+import { decodeUtf8, decodeUtf8IgnoringErrors, firstInvalidByte, invalidInChunk } from "./utf8.ts";
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
 const valid = (bytes: Uint8Array) => {
@@ -30,4 +30,12 @@ test("errors name file:line, the offset in the file and the byte's place in its 
   // A stream chunk may start or end inside a sequence.
   expect(invalidInChunk(new Uint8Array([0x82, 0xac, 0x61, 0xe2]), true)).toBe(-1);
   expect(invalidInChunk(new Uint8Array([0x61, 0xff]), false)).toBe(1);
+});
+
+test("decodeUtf8IgnoringErrors drops invalid bytes as Python's errors=\"ignore\" does, and keeps a literal U+FFFD", () => {
+  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from(p))));
+  // Values from CPython 3.11: b"a\xe2\x82Ab\xff\xc3\xa9\xef\xbf\xbd\xf0\x9f".decode("utf-8", "ignore") == "aAbé\ufffd".
+  expect(decodeUtf8IgnoringErrors(bytes("a", [0xe2, 0x82], "Ab", [0xff], [0xc3, 0xa9], [0xef, 0xbf, 0xbd], [0xf0, 0x9f]))).toBe("aAbé\ufffd");
+  expect(decodeUtf8IgnoringErrors(bytes([0xed, 0xa0, 0x80], "x", [0xc0, 0xaf]))).toBe("x");
+  expect(decodeUtf8IgnoringErrors(bytes("plain ✓"))).toBe("plain ✓");
 });

@@ -109,3 +109,18 @@ export function invalidInChunk(chunk: Uint8Array, midSequence: boolean): number 
   if (need > 0 && at + need > body.length && body.subarray(at + 1).every((c) => c >= 0x80 && c <= 0xbf)) return -1;
   return s + at;
 }
+
+/**
+ * Python's `bytes.decode("utf-8", errors="ignore")`: every byte of an invalid sequence is dropped, a literal
+ * U+FFFD in the text is kept. (Dropping byte by byte equals dropping maximal subparts: the bytes after a
+ * subpart's first are continuation bytes, which never start a sequence.)
+ */
+export function decodeUtf8IgnoringErrors(bytes: Uint8Array): string {
+  let text = "";
+  let rest = bytes;
+  for (let at = firstInvalidByte(rest); at < rest.length; at = firstInvalidByte(rest)) {
+    text += fatal.decode(rest.subarray(0, at));
+    rest = rest.subarray(at + 1);
+  }
+  return text + fatal.decode(rest);
+}

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type HubServer, startHubServer } from "../../../testing/hub-server.ts";
 import { parquetBytes } from "../../../testing/parquet.ts";
 import { DOCUMENTS, HF_REPO_ID, prepare, tokensBand } from "./prepare.ts";
-import { zipEntries } from "./zip.ts";
+import { readZipFiles } from "../../../download/zip.ts";
 
 const fixtures = join(import.meta.dir, "..", "..", "..", "..", "fixtures", "judge_prepare");
 let dir: string;
@@ -35,5 +35,7 @@ test("aalcr: rows and the documents archive become NeMo Gym's JSONL byte for byt
 });
 
 test("aalcr: bytes that are not a ZIP archive are a clear error, not a crash", () => {
-  expect(() => zipEntries(new TextEncoder().encode("<html>not a zip</html>"), DOCUMENTS)).toThrow(/is not a ZIP archive gym can read \(no end of central directory\)/);
+  const notZip = join(dir, "not-a-zip.zip");
+  writeFileSync(notZip, "<html>not a zip</html>");
+  expect(() => readZipFiles(notZip)).toThrow(/not-a-zip\.zip is not a readable zip archive: no end-of-central-directory record/);
 });

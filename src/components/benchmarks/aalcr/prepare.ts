@@ -3,13 +3,13 @@
  * NeMo Gym's benchmarks/aalcr/prepare.py writes it: each row's documents joined into the prompt (the file names
  * mapped to the archive's encoding artifacts), the question, answer and source fields, and the input-token band.
  */
-import { readFileSync } from "node:fs";
 import { GymError } from "../../../errors.ts";
 import { hfDownload } from "../../../download/index.ts";
+import { readZipFiles } from "../../../download/zip.ts";
+import { decodeUtf8IgnoringErrors } from "../../../text/utf8.ts";
 import { hubSplitFile, writePythonJsonl } from "../_math.ts";
 import { hubRows, requireColumns } from "../_hub-rows.ts";
 import type { PrepareContext } from "../_prepare.ts";
-import { decodeIgnoringErrors, zipEntries } from "./zip.ts";
 
 export const HF_REPO_ID = "ArtificialAnalysis/AA-LCR";
 export const DOCUMENTS = "extracted_text/AA-LCR_extracted-text.zip";
@@ -54,7 +54,7 @@ export async function prepare(context: PrepareContext): Promise<string> {
   requireColumns(rows, COLUMNS, split);
   const archive = await hfDownload({ repoId: HF_REPO_ID, path: DOCUMENTS, revision: "main" }, { log: context.log });
   const documents = new Map<string, string>();
-  for (const entry of zipEntries(new Uint8Array(readFileSync(archive)), DOCUMENTS)) if (entry.name.endsWith(".txt")) documents.set(entry.name, decodeIgnoringErrors(entry.data));
+  for (const entry of readZipFiles(archive, (name) => name.endsWith(".txt"))) documents.set(entry.name, decodeUtf8IgnoringErrors(entry.data));
   context.log(`Loaded ${documents.size} documents.`);
   const count = writePythonJsonl(context.outputPath, rows.map((row) => aalcrRow(row, documents)));
   context.log(`Wrote ${count} samples to ${context.outputPath}`);

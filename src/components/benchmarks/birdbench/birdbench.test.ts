@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readJsonlFile } from "../../resources_servers/_common/testing.ts";
-import { makeZip } from "../../resources_servers/_sql/make-zip.ts";
+import { makeZip } from "../../../testing/make-zip.ts";
 import type { PrepareContext } from "../_prepare.ts";
 import { prepare } from "./prepare.ts";
 

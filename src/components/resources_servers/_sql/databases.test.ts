@@ -7,7 +7,7 @@ import { post, readJsonlFile } from "../_common/testing.ts";
 import createBirdSql, { birdSource } from "../bird_sql/index.ts";
 import createSpider2Lite from "../spider2_lite/index.ts";
 import { databaseRoot, ensureDatabases } from "./databases.ts";
-import { makeZip } from "./make-zip.ts";
+import { makeZip } from "../../../testing/make-zip.ts";
 
 const sample = readFileSync(join(import.meta.dir, "..", "bird_sql", "_fixtures", "sample.sqlite"));
 const tiny = readFileSync(join(import.meta.dir, "..", "spider2_lite", "_fixtures", "tiny.sqlite"));

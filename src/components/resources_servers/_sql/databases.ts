@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs"
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { cacheDir, downloadFile, isOffline, type Env } from "../../../download/index.ts";
 import { GymError } from "../../../errors.ts";
-import { unzip } from "./zip.ts";
+import { unzip } from "../../../download/zip.ts";
 
 /** The folder a `*_dir` config value names. */
 export function databaseRoot(configured: string, env: Env = process.env): string {

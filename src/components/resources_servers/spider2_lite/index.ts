@@ -8,7 +8,7 @@ import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
 import { type DatabaseSource, hasSqliteFiles, safeDbId } from "../_sql/databases.ts";
-import { unzip } from "../_sql/zip.ts";
+import { unzip } from "../../../download/zip.ts";
 import { openSqlServerState, type SqlServerConfig, sqlServerFields, type SqlServerState } from "../_sql/server.ts";
 import { executeQuery, failureReason, type SqlRow, type SqlValue } from "../_sql/execute.ts";
 import { compareMultiResultSets } from "./compare.ts";

@@ -2,8 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeZip } from "./make-zip.ts";
-import { unzip, zipEntries } from "./zip.ts";
+import { makeZip } from "../testing/make-zip.ts";
+import { readZipFiles, unzip, zipEntries } from "./zip.ts";
 
 const work = mkdtempSync(join(tmpdir(), "gym-zip-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -45,5 +45,22 @@ describe("zip", () => {
     expect(existsSync(join(work, "c", "c.txt"))).toBe(false);
     writeFileSync(join(work, "not.zip"), "plain text");
     expect(() => zipEntries(join(work, "not.zip"))).toThrow(/not a readable zip archive/);
+  });
+  test("readZipFiles reads the picked files into memory, ZIP64 included, and refuses one that fails its CRC-32", () => {
+    const file = join(work, "m.zip");
+    writeFileSync(file, makeZip([
+      { name: "docs/", data: new Uint8Array(0) },
+      { name: "docs/a.txt", data: Buffer.from("alpha"), deflate: true },
+      { name: "docs/b.bin", data: Buffer.from("beta") },
+      { name: "docs/c.txt", data: big.subarray(0, 5000), deflate: true, zip64: true },
+    ]));
+    const files = readZipFiles(file, (name) => name.endsWith(".txt"));
+    expect(files.map((f) => [f.name, f.data.length])).toEqual([["docs/a.txt", 5], ["docs/c.txt", 5000]]);
+    expect(files[0]!.data.toString()).toBe("alpha");
+    expect(Buffer.compare(files[1]!.data, Buffer.from(big.subarray(0, 5000)))).toBe(0);
+    const corrupt = makeZip([{ name: "c.txt", data: Buffer.from("abcdef") }]);
+    corrupt[30 + 5 + 2] ^= 0xff;
+    writeFileSync(join(work, "corrupt-m.zip"), corrupt);
+    expect(() => readZipFiles(join(work, "corrupt-m.zip"))).toThrow(/c\.txt failed its CRC-32\/size check/);
   });
 });

@@ -1,14 +1,15 @@
 /**
- * Unpacking the zip archives the SQL datasets ship in (BIRD's dev.zip holds a second zip; Spider 2.0-Lite's holds
- * .sqlite files): the central directory (ZIP64 too), stored and deflated entries streamed to disk with their CRC-32
- * and size checked. Entry names that would leave the target folder are refused.
+ * Reading the zip archives datasets ship in (BIRD's dev.zip holds a second zip; Spider 2.0-Lite's holds .sqlite
+ * files; AA-LCR's documents come as one): the central directory (ZIP64 too), stored and deflated entries streamed
+ * to disk or read into memory, each with its CRC-32 and size checked. Entry names that would leave the target
+ * folder are refused.
  */
 import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, readSync, fstatSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { crc32, createInflateRaw } from "node:zlib";
-import { GymError } from "../../../errors.ts";
+import { crc32, createInflateRaw, inflateRawSync } from "node:zlib";
+import { GymError } from "../errors.ts";
 
 export interface ZipEntry {
   name: string;
@@ -94,6 +95,36 @@ export function zipEntries(file: string): ZipEntry[] {
   }
 }
 
+/** Where an entry's bytes start, after its local header. */
+function dataStart(fd: number, file: string, entry: ZipEntry): number {
+  const local = readAt(fd, entry.headerOffset, 30);
+  if (local.length < 30 || local.readUInt32LE(0) !== 0x04034b50) throw bad(file, `a broken local header for ${entry.name}`);
+  return entry.headerOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+}
+
+function checkMethod(file: string, entry: ZipEntry): void {
+  if (entry.method !== 0 && entry.method !== 8) throw bad(file, `the entry ${entry.name} uses compression method ${entry.method} (only stored and deflate are read)`);
+}
+
+/** The files of the archive that `pick` accepts, read into memory, each checked against its CRC-32 and size. */
+export function readZipFiles(file: string, pick: (name: string) => boolean = () => true): { name: string; data: Buffer }[] {
+  const out: { name: string; data: Buffer }[] = [];
+  const fd = openSync(file, "r");
+  try {
+    for (const entry of zipEntries(file)) {
+      if (entry.name.endsWith("/") || !pick(entry.name)) continue;
+      checkMethod(file, entry);
+      const raw = readAt(fd, dataStart(fd, file, entry), entry.compressedSize);
+      const data = entry.method === 8 && raw.length > 0 ? inflateRawSync(raw) : raw;
+      if (data.length !== entry.size || crc32(data) >>> 0 !== entry.crc >>> 0) throw bad(file, `${entry.name} failed its CRC-32/size check`);
+      out.push({ name: entry.name, data });
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+}
+
 /** Where an entry goes under `folder`, or undefined for a name that would leave it. */
 function targetOf(folder: string, name: string): string | undefined {
   const relative = normalize(name.replace(/\\/g, "/"));
@@ -115,10 +146,8 @@ export async function unzip(file: string, folder: string, pick: (name: string) =
       if (wanted === null) continue;
       const target = targetOf(folder, wanted);
       if (!target) throw bad(file, `the entry ${JSON.stringify(entry.name)} points outside the folder`);
-      if (entry.method !== 0 && entry.method !== 8) throw bad(file, `the entry ${entry.name} uses compression method ${entry.method} (only stored and deflate are read)`);
-      const local = readAt(fd, entry.headerOffset, 30);
-      if (local.readUInt32LE(0) !== 0x04034b50) throw bad(file, `a broken local header for ${entry.name}`);
-      const start = entry.headerOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+      checkMethod(file, entry);
+      const start = dataStart(fd, file, entry);
       mkdirSync(dirname(target), { recursive: true });
       const partial = `${target}.${process.pid}.part`;
       let crc = 0;
