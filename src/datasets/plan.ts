@@ -1,5 +1,6 @@
 /** `gym eval plan`: one benchmark's tasks, each once, sorted by id, with a digest of its prepared row (format nemo-gym.eval-plan.v1). */
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../outputs/digest.ts";
 import { GymError } from "../errors.ts";
 import { readJsonl } from "../jsonl/read.ts";
 import { closeMatches } from "../text/difflib.ts";
@@ -30,14 +31,6 @@ export interface EvalPlan {
   jsonl_fpath: string;
   task_count: number;
   tasks: PlanTask[];
-}
-
-/** Canonical JSON: object keys sorted by code point, no whitespace, JSON.stringify's strings and numbers. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
 }
 
 /** The digest of one prepared row: the template is applied at run time, so it never enters the digest. */

@@ -16,7 +16,8 @@ test("canonical JSON: sorted keys at every depth, undefined members dropped, hol
   expect(canonicalJson({ b: [holes, undefined, { d: 1, c: undefined }], a: "é\n", "": {} })).toBe('{"":{},"a":"é\\n","b":[[1,,2],null,{"d":1}]}');
   expect(canonicalJson([])).toBe("[]");
   expect(canonicalJson({ x: undefined })).toBe("{}");
-  expect(() => canonicalJson({ x: NaN })).toThrow(RangeError);
+  // Python's json.dumps(..., sort_keys=True, separators=(",", ":")) gives {"a":NaN,"b":[Infinity,-Infinity],"c":null}.
+  expect(canonicalJson({ c: null, b: [Infinity, -Infinity], a: NaN })).toBe('{"a":NaN,"b":[Infinity,-Infinity],"c":null}');
 });
 
 test("shared canonical JSON: the same text as canonicalJson, with rows sharing members (repeats)", () => {
@@ -24,5 +25,5 @@ test("shared canonical JSON: the same text as canonicalJson, with rows sharing m
   const rows: unknown[] = [{ b: shared, a: 1, u: undefined, f: () => 1 }, { b: shared, a: 2 }, {}, [shared], "s", 3, null, { c: { d: shared }, b: shared }];
   const canonical = sharedCanonicalJson();
   for (const row of rows) expect(canonical(row)).toBe(canonicalJson(row));
-  expect(() => canonical({ x: { y: NaN } })).toThrow(RangeError);
+  expect(canonical({ x: { y: NaN } })).toBe('{"x":{"y":NaN}}');
 });

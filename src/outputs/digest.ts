@@ -1,10 +1,14 @@
 /** Canonical JSON and SHA-256 digests: sorted keys, compact, non-ASCII kept — one function for every digest. */
 import { createHash } from "node:crypto";
 
-/** JSON with object keys sorted at every depth and no spaces (Python's sort_keys=True, separators=(",", ":")). */
+/**
+ * JSON with object keys sorted at every depth and no spaces (Python's sort_keys=True, separators=(",", ":")).
+ * NaN and ±Infinity are written as Python's json.dumps writes them (NaN, Infinity, -Infinity), so they never
+ * collide with null. The one canonical form of the program: digests, cache keys and dataset plans use it.
+ */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") {
-    if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError("NaN and Infinity have no canonical JSON form");
+    if (typeof value === "number" && !Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
     return JSON.stringify(value) ?? "null";
   }
   // Built by concatenation (no arrays of parts): the same text as mapping and joining, holes included.

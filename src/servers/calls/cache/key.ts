@@ -1,23 +1,11 @@
 /** The cache key of a model call: what the answer depends on (body, endpoint, model, account, repeat) and nothing else. */
 import { createHash, createHmac } from "node:crypto";
+import { canonicalJson } from "../../../outputs/digest.ts";
 
 /** Body fields that change how a request travels, never what it asks for. */
 const TRANSPORT_FIELDS = new Set(["timeout", "request_timeout", "max_retries", "request_id", "idempotency_key", "extra_headers"]);
 /** Headers that trace or authenticate a request; authentication enters the key only as the account fingerprint. */
 const TRACING_HEADERS = new Set(["authorization", "traceparent", "tracestate", "baggage", "user-agent", "x-request-id", "x-client-request-id", "content-length"]);
-
-/** JSON text with object keys sorted at every depth (arrays keep their order). */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  const parts: string[] = [];
-  for (const key of keys) {
-    const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) parts.push(`${JSON.stringify(key)}:${canonicalJson(v)}`);
-  }
-  return `{${parts.join(",")}}`;
-}
 
 /** The request body as it matters to the answer: transport-only top-level fields dropped, keys sorted. */
 export function canonicalBody(body: unknown): string {
