@@ -1,14 +1,9 @@
 /** One adaptive limiter per (model endpoint, API key) in this process: the policy and every judge on that endpoint share it. */
 import { AdaptiveLimiter } from "./limiter.ts";
 
-const limiters = new Map<string, AdaptiveLimiter>();
+export { endpointOf } from "./endpoint.ts";
 
-/** The endpoint a URL belongs to: the URL without its operation (`/chat/completions`, `/responses`, …) or query. */
-export function endpointOf(url: string): string {
-  const parsed = new URL(url);
-  const path = parsed.pathname.replace(/\/+(chat\/completions|completions|responses|embeddings|tokenize|detokenize)\/?$/, "");
-  return `${parsed.origin}${path}`;
-}
+const limiters = new Map<string, AdaptiveLimiter>();
 
 /** The limiter of this endpoint and key, made on first use with `ceiling` (the run's `--concurrency`) as its top. */
 export function limiterFor(endpoint: string, apiKey: string | undefined, ceiling: number): AdaptiveLimiter {

@@ -10,6 +10,7 @@ import { currentScope, type CallScope } from "../cache/scope.ts";
 import { modelCallCounters } from "../counters.ts";
 import { BatchApi, TERMINAL, type BatchObject } from "./api.ts";
 import type { BatchJournal, JournaledBatch, JournaledRequest } from "./journal.ts";
+import { splitEndpoint } from "../endpoint.ts";
 
 /** The metadata field of a batch that holds its idempotency key. */
 export const KEY_FIELD = "gym_idempotency_key";
@@ -199,12 +200,15 @@ export class BatchTransport {
   }
 }
 
-const ENDPOINTS = ["/chat/completions", "/completions", "/responses", "/embeddings"];
+/** The operations the Batch API accepts. */
+const BATCH_OPERATIONS = ["chat/completions", "completions", "responses", "embeddings"];
 
 /** `http://host/v1/responses` → the API base `http://host/v1` and the batch endpoint `/v1/responses`. */
 export function splitModelUrl(url: string): { base: string; endpoint: string } {
-  const path = new URL(url).pathname;
-  const suffix = ENDPOINTS.find((e) => path.endsWith(e));
-  if (!suffix) throw new ServerCallError({ server: `batch API ${url}`, path, method: "POST", reason: "status", status: 400, body: `--batch sends /v1${ENDPOINTS.join(", /v1")} calls; this model server calls ${path}` });
-  return { base: url.slice(0, url.length - suffix.length).replace(/[?#].*$/, ""), endpoint: `/v1${suffix}` };
+  const { base, operation } = splitEndpoint(url);
+  if (!operation || !BATCH_OPERATIONS.includes(operation)) {
+    const path = new URL(url).pathname;
+    throw new ServerCallError({ server: `batch API ${url}`, path, method: "POST", reason: "status", status: 400, body: `--batch sends /v1/${BATCH_OPERATIONS.join(", /v1/")} calls; this model server calls ${path}` });
+  }
+  return { base, endpoint: `/v1/${operation}` };
 }

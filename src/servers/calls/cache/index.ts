@@ -2,7 +2,8 @@
  * The response cache, the first layer of the model-call path: a call is looked up before it is sent and its
  * answer kept after a complete 2xx body; identical calls in flight wait for one another.
  */
-import { accountFingerprint, baseUrlOf, cacheKey, canonicalBody, requestHash } from "./key.ts";
+import { endpointOf } from "../endpoint.ts";
+import { accountFingerprint, cacheKey, canonicalBody, requestHash } from "./key.ts";
 import { isCacheable } from "./cacheable.ts";
 import { currentScope, nextOccurrence, processCounts, type CacheCounts } from "./scope.ts";
 import { ResponseStore, responseStorePath } from "./store.ts";
@@ -90,7 +91,7 @@ export async function cachedModelCall<T>(call: ModelCall, send: (keep: KeepAnswe
       kept = text;
       const createdAt = Date.now();
       const url = new URL(call.url);
-      opened.put({ key, model, baseUrl: baseUrlOf(call.url), path: url.pathname, account: identity.account, createdAt, expiresAt: createdAt + active.expiryMs, body: text });
+      opened.put({ key, model, baseUrl: endpointOf(call.url), path: url.pathname, account: identity.account, createdAt, expiresAt: createdAt + active.expiryMs, body: text });
     });
     return result;
   } finally {

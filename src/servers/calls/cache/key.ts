@@ -48,8 +48,3 @@ export function requestHash(identity: CallIdentity): string {
 export function cacheKey(request: string, repeat: string, occurrence: number): string {
   return createHash("sha256").update(`${request}\u0000${repeat}\u0000${occurrence}`).digest("hex");
 }
-
-/** The endpoint's base URL (the call's URL without its API path), for listing. */
-export function baseUrlOf(url: string): string {
-  return url.replace(/\/(?:chat\/completions|completions|responses|tokenize|embeddings)$/, "");
-}
