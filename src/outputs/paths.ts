@@ -14,6 +14,10 @@ export interface RunPaths {
   lock: string;
   batchStatus: string;
   resolvedConfig: string;
+  /** The run's usage and cost, written whole at the end of a run (and by `eval aggregate --cost`). */
+  cost: string;
+  /** The Batch API journal (`--batch`): each batch before it is created, and its id once it is. */
+  batchJournal: string;
   /** The health check's per-rollout verdicts and run summary (see healthReportPaths). */
   rolloutVerdicts: string;
   qualitySummary: string;
@@ -37,6 +41,8 @@ export function runPaths(output: string): RunPaths {
     lock: at("_run.lock"),
     batchStatus: at("_batch_status.json"),
     resolvedConfig: at("_resolved_config.yaml"),
+    cost: at("_cost.json"),
+    batchJournal: at("_batches.jsonl"),
     ...healthReportPaths(dir, basename(output.endsWith(".jsonl") ? output : at(".jsonl"))),
     dir,
     stem,
@@ -53,6 +59,17 @@ export function healthReportPaths(dir: string, name: string): { rolloutVerdicts:
   const prefix = name === "-" || stem === "rollouts" ? "" : `${stem}_`;
   return { rolloutVerdicts: join(dir, `${prefix}rollout_verdicts.jsonl`), qualitySummary: join(dir, `${prefix}quality_summary.json`) };
 }
+
+/**
+ * Whether a .jsonl file is one of a run's companions (failures, materialized inputs, manifest journals, the
+ * batch journal, the health check's verdicts, the profile's rows) rather than rollouts: the viewer never lists
+ * one as a run, and `eval aggregate` never merges one as a shard (NeMo Gym 0.5 merged them: a bug).
+ */
+export function isCompanionFile(name: string): boolean {
+  return COMPANION_STEM.test(basename(name).replace(/\.jsonl$/, ""));
+}
+
+const COMPANION_STEM = /(_failures|_materialized_inputs|_manifest\.attempts|_manifest\.resume-drift|\.resume-drift|_batches|_rollout_verdicts|_reward_profiling|_repeat_level_metrics|_rerun_masked)$|^rollout_verdicts$/;
 
 /** A rollout's identity key, `"{task}-{rollout}"`, as manifests and capture ids spell it. */
 export function identityKey(row: { _ng_task_index?: unknown; _ng_rollout_index?: unknown }): string {

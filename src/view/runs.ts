@@ -7,13 +7,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { GymError } from "../errors.ts";
 import { openRowIndex, readRowText, readRowTexts, refreshRowIndex, type RowIndex } from "../jsonl/row-index.ts";
-import { runPaths } from "../outputs/paths.ts";
+import { isCompanionFile, runPaths } from "../outputs/paths.ts";
 import { collectGarbage } from "../runtime/gc.ts";
 import { parseNonFinite } from "../jsonl/json-file.ts";
 import { ColumnsBuilder, parseRow, rolloutKey, VERDICTS, type SampleColumns } from "./columns.ts";
 
-/** Stems of a run's companion files: never runs themselves. */
-const SIDECAR = /(_failures|_materialized_inputs|_reward_profiling|_repeat_level_metrics|_rollout_verdicts|_manifest\.attempts|\.resume-drift|_rerun_masked)$|^rollout_verdicts$/;
 /** A run still written to within this long is shown as live. */
 const LIVE_MS = 15_000;
 
@@ -255,7 +253,7 @@ function walk(dir: string, out: string[]): void {
     const stat = fs.statSync(full, { throwIfNoEntry: false });
     if (!stat) continue;
     if (stat.isDirectory() && !entry.isSymbolicLink()) walk(full, out);
-    else if (stat.isFile() && entry.name.endsWith(".jsonl") && !SIDECAR.test(entry.name.slice(0, -6))) out.push(full);
+    else if (stat.isFile() && entry.name.endsWith(".jsonl") && !isCompanionFile(entry.name)) out.push(full);
   }
 }
 

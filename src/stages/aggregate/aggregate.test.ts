@@ -19,9 +19,12 @@ describe("aggregate stage", () => {
     fs.writeFileSync(path.join(dir, "rollouts-2.jsonl"), `${rows[4]}\n\n${rows[2]}\n${rows[1]}`);
     fs.writeFileSync(path.join(dir, "rollouts-1_failures.jsonl"), '{"_ng_task_index":0,"_ng_rollout_index":9}\n');
     fs.writeFileSync(path.join(dir, "rollouts-1_materialized_inputs.jsonl"), '{"_ng_task_index":0,"_ng_rollout_index":9}\n');
+    // The attempts journal and the Batch API journal are companions too (the old rule merged them as shards).
+    fs.writeFileSync(path.join(dir, "rollouts-2_manifest.attempts.jsonl"), '{"_ng_task_index":0,"_ng_rollout_index":9}\n');
+    fs.writeFileSync(path.join(dir, "rollouts-2_batches.jsonl"), '{"event":"created"}\n');
     const logs: string[] = [];
     const report = await aggregateShards({ inputs: [path.join(dir, "rollouts-*.jsonl")], output: path.join(dir, "merged.jsonl"), repeatLevel: false, log: (m) => logs.push(m) });
-    expect(report.excludedSidecars.map((p) => path.basename(p))).toEqual(["rollouts-1_failures.jsonl", "rollouts-1_materialized_inputs.jsonl"]);
+    expect(report.excludedSidecars.map((p) => path.basename(p))).toEqual(["rollouts-1_failures.jsonl", "rollouts-1_materialized_inputs.jsonl", "rollouts-2_batches.jsonl", "rollouts-2_manifest.attempts.jsonl"]);
     expect(report.shards.map((s) => [path.basename(s.path), s.rows])).toEqual([["rollouts-1.jsonl", 2], ["rollouts-2.jsonl", 3]]);
     const merged = fs.readFileSync(path.join(dir, "merged.jsonl"), "utf8").trim().split("\n");
     expect(merged.map((l) => JSON.parse(l)._ng_rollout_index)).toEqual([0, 1, 2, 3, 4]);

@@ -3,10 +3,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { GymError } from "../../errors.ts";
+import { isCompanionFile } from "../../outputs/paths.ts";
 import { readBytes } from "../../runtime/files.ts";
 
-/** File stems that are a run's companions, never shards of results (NeMo Gym 0.5 merged them: a bug). */
-const SIDECAR_STEM = /(_failures|_materialized_inputs|_reward_profiling|_repeat_level_metrics|_rollout_verdicts|\.resume-drift)$|^rollout_verdicts$/;
 
 export interface ShardList {
   shards: string[];
@@ -30,7 +29,7 @@ export function expandInputGlobs(patterns: string[]): ShardList {
       });
     }
     for (const m of matches) {
-      if (SIDECAR_STEM.test(path.basename(m).replace(/\.jsonl$/, ""))) sidecars.push(m);
+      if (isCompanionFile(m)) sidecars.push(m);
       else seen.add(m);
     }
   }

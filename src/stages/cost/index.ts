@@ -1,6 +1,7 @@
 /** Cost accounting over rows: tokens by role and model, priced by a PriceTable; a model with no price shows tokens only. */
 import * as fs from "node:fs";
 import { readRows } from "../../jsonl/read.ts";
+import { runPaths } from "../../outputs/paths.ts";
 import { priceFor, type Price, type PriceTable } from "./prices.ts";
 import { usageRecords, type Tokens, type UsageRecord } from "./usage.ts";
 
@@ -156,7 +157,7 @@ const round = (usd: number) => Math.round(usd * 1e10) / 1e10;
 
 /** `<stem>_cost.json` beside a rollouts file: the run's usage and cost, written whole at the end of a run. */
 export function costFilePath(rollouts: string): string {
-  return rollouts.replace(/(\.jsonl)?$/, "_cost.json");
+  return runPaths(rollouts).cost;
 }
 
 /** Tallies every row of these files (missing files are skipped: a run with no failure has no failures file). */

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { JsonlAppender } from "../../../jsonl/write.ts";
+import { runPaths } from "../../../outputs/paths.ts";
 
 export interface JournaledRequest {
   custom_id: string;
@@ -65,5 +66,5 @@ export class BatchJournal {
 
 /** The journal beside a rollouts file: `results/rollouts.jsonl` → `results/rollouts_batches.jsonl`. */
 export function batchJournalPath(rolloutsPath: string): string {
-  return `${rolloutsPath.replace(/\.jsonl$/, "")}_batches.jsonl`;
+  return runPaths(rolloutsPath).batchJournal;
 }
