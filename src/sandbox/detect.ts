@@ -1,6 +1,6 @@
 /** Which sandbox this machine offers (bubblewrap, the user to drop to, how memory and process counts are capped), probed once. */
-import { accessSync, constants, existsSync, readFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { findExecutable } from "../runtime/executables.ts";
 import { runProbe } from "../runtime/spawn.ts";
 
 /** The uid/gid a root-run sandbox drops to (Debian's `nobody`/`nogroup`). */
@@ -24,16 +24,7 @@ export interface SandboxInfo {
 
 /** Finds a program on PATH (and the usual system dirs), or null. */
 export function findProgram(name: string): string | null {
-  const dirs = [...(process.env.PATH ?? "").split(delimiter), "/usr/bin", "/bin", "/usr/sbin", "/sbin"];
-  for (const dir of dirs) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  return null;
+  return findExecutable(name, { systemDirs: true });
 }
 
 /** Whether cgroup v1 memory and pids controllers, or a cgroup v2 hierarchy, are mounted and writable by us. */

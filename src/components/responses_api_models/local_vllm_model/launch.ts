@@ -1,33 +1,12 @@
 /** Starting `vllm serve` as a child process: found on PATH (or refused, naming what to install), waited for, and stopped when gym exits. */
-import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
 import { GymError } from "../../../errors.ts";
+import { findExecutable } from "../../../runtime/executables.ts";
 import { serve } from "../../../runtime/serve.ts";
 import { spawnProcess, type ChildProcess } from "../../../runtime/spawn.ts";
 
 const INSTALL_HINT =
   "Install vLLM where gym runs (`pip install vllm`; it needs an NVIDIA GPU with CUDA, or a vLLM build for your accelerator: https://docs.vllm.ai/en/latest/getting_started/installation/), " +
   "or start vLLM yourself and set `base_url` (e.g. http://host:8000/v1) on this model server, or use vllm_model with --model-url.";
-
-/** The first executable `name` on `PATH`, else undefined. */
-export function findExecutable(name: string, path = process.env.PATH ?? ""): string | undefined {
-  if (isAbsolute(name)) return isExecutable(name) ? name : undefined;
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A running `vllm serve`. */
 export interface VllmProcess {
