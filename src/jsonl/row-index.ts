@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { GymError } from "../errors.ts";
+import { writeFileAtomic } from "../runtime/files.ts";
 
 const CHUNK = 1 << 20;
 const DIGEST_BYTES = 64 * 1024;
@@ -303,12 +304,9 @@ function saveCached(index: Index, cacheDir: string): void {
   out.set(new Uint8Array(index.offsets.buffer, 0, index.count * 8), dataStart);
   out.set(new Uint8Array(index.lengths.buffer, 0, index.count * 4), dataStart + index.count * 8);
   const target = cachePath(index.file, cacheDir);
-  const tmp = `${target}.${process.pid}.tmp`;
   try {
-    fs.mkdirSync(cacheDir, { recursive: true });
-    fs.writeFileSync(tmp, out);
-    fs.renameSync(tmp, target);
+    writeFileAtomic(target, out);
   } catch {
-    fs.rmSync(tmp, { force: true });
+    // The index is a cache: a read-only or full disk only means it is built again next time.
   }
 }

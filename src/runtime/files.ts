@@ -154,12 +154,12 @@ export function openAppendSink(target: string, options: { truncate?: boolean } =
   }
 }
 
-function writeAllSync(fd: number, data: string): void {
-  // One write of the string is the usual case; a short write (rare on regular files) falls back to bytes.
-  const written = fs.writeSync(fd, data);
-  const total = Buffer.byteLength(data);
+function writeAllSync(fd: number, data: string | Uint8Array): void {
+  // One write is the usual case; a short write (rare on regular files) goes on from where it stopped.
+  const written = typeof data === "string" ? fs.writeSync(fd, data) : fs.writeSync(fd, data, 0, data.length);
+  const total = typeof data === "string" ? Buffer.byteLength(data) : data.length;
   if (written === total) return;
-  const bytes = Buffer.from(data, "utf8");
+  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
   let offset = written;
   while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
 }
@@ -201,7 +201,7 @@ export function stdoutSink(): ByteSink {
 }
 
 /** Writes a whole file atomically: a temporary file beside it, flushed, then renamed over it. */
-export function writeFileAtomic(target: string, data: string): void {
+export function writeFileAtomic(target: string, data: string | Uint8Array): void {
   const dir = path.dirname(path.resolve(target));
   try {
     fs.mkdirSync(dir, { recursive: true });

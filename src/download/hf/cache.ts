@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import { dirname, join } from "node:path";
+import { writeFileAtomic } from "../../runtime/files.ts";
 import { cacheDir, type Env } from "../cache.ts";
 
 /** A full commit sha: a revision that can never move, so its cached files are served without asking. */
@@ -31,7 +32,7 @@ export class HubCache {
   }
 
   setRef(revision: string, commit: string): void {
-    if (revision !== commit) writeAtomically(this.refPath(revision), commit);
+    if (revision !== commit) writeFileAtomic(this.refPath(revision), commit);
   }
 
   snapshot(commit: string, path: string): string {
@@ -65,11 +66,4 @@ export class HubCache {
   private refPath(revision: string): string {
     return join(this.dir, "refs", encodeURIComponent(revision));
   }
-}
-
-function writeAtomically(path: string, text: string): void {
-  fs.mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, path);
 }
