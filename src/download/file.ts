@@ -21,6 +21,12 @@ export interface DownloadOptions {
   label?: string;
   /** Extra tries after a dropped connection, a 5xx or a 429 (default 3); each resumes where the last stopped. */
   retries?: number;
+  /**
+   * What a user can do when the file cannot be fetched (offline, or the server unreachable after every try);
+   * default: the Hugging Face advice (`gym env prefetch`, HF_HUB_OFFLINE, HF_ENDPOINT). Harbor and GitLab name
+   * their own settings here.
+   */
+  recovery?: string;
   /** Turns a non-OK, non-retryable answer into the error to throw (the Hub names repo, revision and file). */
   describeStatus?: (response: Response, url: string) => GymError;
   env?: Env;
@@ -61,7 +67,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function downloadFile(url: string, dest: string, options: DownloadOptions = {}): Promise<DownloadResult> {
   const env = options.env ?? process.env;
   const label = options.label ?? url;
-  if (isOffline(env)) throw offlineError(url, dest, env);
+  if (isOffline(env)) {
+    const refusal = offlineError(url, dest, env);
+    throw options.recovery ? new GymError(refusal.code, refusal.message, { hint: options.recovery }) : refusal;
+  }
   const part = `${dest}.part`;
   const metaPath = `${dest}.part.json`;
   try {
@@ -88,7 +97,7 @@ export async function downloadFile(url: string, dest: string, options: DownloadO
     }
   }
   throw new GymError("E_HTTP", `Downloading ${label} failed after ${retries + 1} tries: ${lastProblem}.`, {
-    hint: `Run the same command again: it resumes from the ${partSize(part)} bytes kept in ${part}. ${prefetchHint(env)}`,
+    hint: `Run the same command again: it resumes from the ${partSize(part)} bytes kept in ${part}. ${options.recovery ?? prefetchHint(env)}`,
   });
 }
 

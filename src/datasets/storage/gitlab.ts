@@ -61,18 +61,13 @@ export async function gitlabUpload(input: string, target: Omit<GitlabTarget, "fi
 /** Downloads `<name>/<version>/<file>` to `output` (resumable, size-checked, renamed into place). */
 export async function gitlabDownload(target: GitlabTarget, output: string, settings: StorageSettings): Promise<void> {
   const { base, token } = need(settings);
-  try {
-    await downloadFile(fileUrl(base, target), output, {
-      env: settings.env,
-      headers: { "PRIVATE-TOKEN": token },
-      label: `GitLab package ${target.name}/${target.version}/${target.file}`,
-      describeStatus: (r) => statusError(r.status, `package file ${target.name}/${target.version}/${target.file}`, settings),
-    });
-  } catch (error) {
-    // A status GitLab answered keeps its own hint; a network failure gets GitLab's settings, not Hugging Face's.
-    if (error instanceof GymError && /cannot reach|timed out|unreachable/i.test(error.message)) throw new GymError(error.code, error.message, { hint: unreachableHint(settings), exitCode: error.exitCode, cause: error });
-    throw error;
-  }
+  await downloadFile(fileUrl(base, target), output, {
+    env: settings.env,
+    headers: { "PRIVATE-TOKEN": token },
+    label: `GitLab package ${target.name}/${target.version}/${target.file}`,
+    recovery: unreachableHint(settings),
+    describeStatus: (r) => statusError(r.status, `package file ${target.name}/${target.version}/${target.file}`, settings),
+  });
 }
 
 export interface GitlabPackage {

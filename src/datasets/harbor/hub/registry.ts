@@ -36,7 +36,7 @@ const COMMIT = /^[0-9a-f]{40}$/i;
 export async function readRegistry(env = process.env): Promise<RegistryDataset[]> {
   const url = registryUrl(env);
   const dest = join(cacheDir(env), "harbor", "registry", `${sha256(url).slice(0, 16)}.json`);
-  if (!(isOffline(env) && existsSync(dest))) await harborDownload(() => downloadFile(url, dest, { label: "the Harbor registry", env, retries: 2 }), registryHint(url, dest, env));
+  if (!(isOffline(env) && existsSync(dest))) await downloadFile(url, dest, { label: "the Harbor registry", env, retries: 2, recovery: registryHint(url, dest, env) });
   let list: unknown;
   try {
     list = JSON.parse(readFileSync(dest, "utf8"));
@@ -116,10 +116,12 @@ export async function fetchArchive(gitUrl: string, commit: string, env = process
   if (existsSync(dest)) return { path: dest, downloaded: false };
   const url = `${origin}/${owner}/${repo}/archive/${commit}.tar.gz`;
   log?.(`downloading ${owner}/${repo} at ${commit.slice(0, 12)}`);
-  await harborDownload(
-    () => downloadFile(url, dest, { label: `${owner}/${repo}@${commit.slice(0, 12)}`, env, headers: authHeaders(env) }),
-    `The task files come from ${origin}/${owner}/${repo} (the registry entry's git_url): run the same command again where ${new URL(origin).host} is reachable, or pull once with network (the archive is kept at ${dest} and reused offline); GITHUB_TOKEN helps when rate-limited.`,
-  );
+  await downloadFile(url, dest, {
+    label: `${owner}/${repo}@${commit.slice(0, 12)}`,
+    env,
+    headers: authHeaders(env),
+    recovery: `The task files come from ${origin}/${owner}/${repo} (the registry entry's git_url): run the same command again where ${new URL(origin).host} is reachable, or pull once with network (the archive is kept at ${dest} and reused offline); GITHUB_TOKEN helps when rate-limited.`,
+  });
   return { path: dest, downloaded: true };
 }
 
@@ -140,12 +142,3 @@ function registryHint(url: string, dest: string, env: NodeJS.ProcessEnv): string
   return `The registry comes from HARBOR_REGISTRY_URL (now ${url}${env.HARBOR_REGISTRY_URL ? "" : ", Harbor's default"}): point it at a reachable mirror (any HTTP server holding a copy of registry.json).${cached}`;
 }
 
-/** Runs a Harbor download; a failure keeps its message and gets the Harbor hint (the generic one names the Hugging Face settings). */
-async function harborDownload(download: () => Promise<unknown>, hint: string): Promise<void> {
-  try {
-    await download();
-  } catch (error) {
-    if (error instanceof GymError) throw new GymError(error.code, error.message, { hint, exitCode: error.exitCode, cause: error });
-    throw error;
-  }
-}
