@@ -160,14 +160,38 @@ function keyMetrics(file: string, columns: SampleColumns): Record<string, number
   return n ? { "mean/reward": s / n } : {};
 }
 
+/** Non-blank lines of a file, read in blocks and kept until the file's size or mtime changes (the Runs screen polls). */
 function countLines(file: string): number {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  const known = lineCounts.get(file);
+  if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return known.count;
+  let count = 0;
+  let content = false;
+  const block = Buffer.alloc(1 << 20);
+  let fd: number | undefined;
   try {
-    const text = fs.readFileSync(file, "utf8");
-    return text.split("\n").filter((l) => l.trim()).length;
+    fd = fs.openSync(file, "r");
+    for (let n = fs.readSync(fd, block); n > 0; n = fs.readSync(fd, block)) {
+      for (let i = 0; i < n; i++) {
+        const b = block[i]!;
+        if (b === 0x0a) {
+          if (content) count++;
+          content = false;
+        } else if (b !== 0x20 && b !== 0x09 && b !== 0x0d) content = true;
+      }
+    }
+    if (content) count++;
   } catch {
     return 0;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
+  lineCounts.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, count });
+  return count;
 }
+
+const lineCounts = new Map<string, { size: number; mtimeMs: number; count: number }>();
 
 /** `rollout_verdicts.jsonl` as task:rollout → verdict code (missing file: none). */
 function readVerdicts(file: string): Map<string, number> {
