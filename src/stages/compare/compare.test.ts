@@ -92,3 +92,22 @@ describe("compare", () => {
     expect(pooled.comparisons[0]!.metrics.find((m) => m.metric === "pass@1/accuracy")!.baseline!.value).toBeNull();
   });
 });
+
+test("a rollouts file written after its metrics (here: an invalid line appended) is named in a warning; an untouched one is not", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gym-compare-stale-"));
+  const base = writeRun(dir, "base", [70, 72], [[0, [1, 1]]]);
+  const cand = writeRun(dir, "cand", [74, 75], [[0, [0, 1]]]);
+  fs.writeFileSync(base, '{"_ng_task_index": 0}\n');
+  fs.writeFileSync(cand, '{"_ng_task_index": 0}\n');
+  const past = new Date(Date.now() - 60_000);
+  fs.utimesSync(base, past, past);
+  fs.utimesSync(cand, past, past);
+  expect(compareRuns({ baseline: [loadRun(base)], candidate: [loadRun(cand)] }).warnings).toEqual([]);
+  fs.appendFileSync(base, "{not json\n");
+  const future = new Date(Date.now() + 60_000);
+  fs.utimesSync(base, future, future);
+  const warnings = compareRuns({ baseline: [loadRun(base)], candidate: [loadRun(cand)] }).warnings;
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toContain(`${base} changed after its metrics`);
+  expect(warnings[0]).toContain("gym eval aggregate --input-glob");
+});

@@ -1,4 +1,5 @@
 /** `gym eval compare`: a baseline run (or pooled runs) against a candidate, with Welch and paired difference intervals. */
+import * as fs from "node:fs";
 import { GymError } from "../../errors.ts";
 import { pairedInterval, summarize, tInterval, welchInterval, type DifferenceInterval } from "../../metrics/intervals.ts";
 import { numericValue } from "../../metrics/pyjson.ts";
@@ -111,11 +112,24 @@ function runRef(role: "baseline" | "candidate", runs: RunSource[]): RunRef {
   };
 }
 
+/**
+ * compare reads a run's aggregate metrics, never its rows (metrics.md §4.1); a rollouts file written after
+ * them (edited, appended to, resumed without aggregating) means the numbers compared may no longer be its
+ * own. A warning, not a refusal: copying a run folder can reorder the files' times.
+ */
+function staleMetricsWarning(run: RunSource): string[] {
+  if (!run.rollouts || run.rollouts === "-") return [];
+  const rows = fs.statSync(run.rollouts, { throwIfNoEntry: false });
+  const metrics = fs.statSync(run.aggregateMetrics, { throwIfNoEntry: false });
+  if (!rows || !metrics || rows.mtimeMs <= metrics.mtimeMs + 1000) return [];
+  return [`${run.rollouts} changed after its metrics ${run.aggregateMetrics} were written: the comparison uses the metrics, which may be stale. Run gym eval aggregate --input-glob ${run.rollouts} --output <new file> to re-check the rows and recompute them.`];
+}
+
 /** Builds the comparison report (JSON form); `renderCompareMarkdown` turns it into the markdown report. */
 export function compareRuns(options: CompareOptions): CompareReport {
   const level = options.confidenceLevel ?? 0.95;
   if (!(level > 0 && level < 1)) throw new GymError("E_BAD_FLAG_VALUE", `--confidence-level must be between 0 and 1, got ${level}`);
-  const warnings: string[] = [];
+  const warnings: string[] = [...options.baseline, ...options.candidate].flatMap(staleMetricsWarning);
   const skipped: Record<string, string[]> = {};
   const pairs = selectAgents(options, warnings, skipped);
   const comparisons = pairs.map(([b, c]) => compareAgent(options, b, c, level, warnings));
