@@ -13,7 +13,7 @@ import type { Row } from "../_hub-rows.ts";
 import { LETTERS, SUBCATEGORIES } from "../_mmlu-subjects.ts";
 import type { PrepareContext } from "../_prepare.ts";
 import { seedUuid } from "../_splits.ts";
-import { csvRows } from "./csv-rows.ts";
+import { pyCsvRows } from "../../resources_servers/_nlp/csv.ts";
 import { tarFiles } from "./tar.ts";
 
 export const URL = "https://people.eecs.berkeley.edu/~hendrycks/data.tar";
@@ -44,7 +44,8 @@ export function splitRecords(archive: Uint8Array, split: string, log: (line: str
     if (!file.name.startsWith(`data/${split}/`) || !file.name.endsWith(".csv")) continue;
     const name = basename(file.name);
     const records: Record<string, string>[] = [];
-    for (const fields of csvRows(new TextDecoder().decode(file.data))) {
+    // csv.reader over a TextIOWrapper: universal newlines turn \r\n and \r into \n before the reader sees them.
+    for (const fields of pyCsvRows(new TextDecoder().decode(file.data).replace(/\r\n?/g, "\n"))) {
       if (fields.length === COLUMNS.length) records.push(Object.fromEntries(COLUMNS.map((c, i) => [c, fields[i]!])));
       else log(`Warning: skipping row in ${name} due to incorrect number of columns`);
     }

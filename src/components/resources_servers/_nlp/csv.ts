@@ -93,3 +93,20 @@ export function pyCsvRows(text: string, delimiter = ","): string[][] {
   }
   return rows;
 }
+
+/**
+ * Python's `list(csv.DictReader(io.StringIO(text)))`: the first row names the fields; blank rows are skipped;
+ * a short row's missing fields are None (null); a long row's extra values go under the key `null` (restkey None).
+ */
+export function pyCsvDictRows(text: string, delimiter = ","): Record<string, string | string[] | null>[] {
+  const [names, ...rows] = pyCsvRows(text, delimiter);
+  if (!names) return [];
+  return rows
+    .filter((row) => row.length > 0)
+    .map((row) => {
+      const record: Record<string, string | string[] | null> = {};
+      names.forEach((name, i) => (record[name] = i < row.length ? row[i]! : null));
+      if (row.length > names.length) record["null"] = row.slice(names.length);
+      return record;
+    });
+}
