@@ -39,11 +39,19 @@ export function rolloutGateway(options: RolloutGatewayOptions): { fetch(request:
         return new Response(reply.text, { status: reply.status, headers: { "content-type": reply.headers.get("content-type") ?? "application/json" } });
       }
       if (request.method !== "POST" || !PATHS.has(path)) return json(404, { error: { message: `gym's model gateway has no ${request.method} ${path}`, type: "invalid_request_error", param: null, code: "unknown_url" } });
-      return answerModelApi(path as ModelApiPath, await request.text(), (innerPath, body) => innerCall(options.model, entry, innerPath, body), (exchange) => {
-        const call: RolloutModelCall = { ...exchange, rolloutId: entry.rolloutId, callIndex: entry.calls.length, usage: tokensOf((exchange.answer as JsonObject | undefined)?.usage) };
-        entry.calls.push(call);
-        options.onCall?.(call);
-      });
+      const text = await request.text();
+      try {
+        return await answerModelApi(path as ModelApiPath, text, (innerPath, body) => innerCall(options.model, entry, innerPath, body), (exchange) => {
+          const modelCallId = crypto.randomUUID().replaceAll("-", "");
+          const call: RolloutModelCall = { ...exchange, rolloutId: entry.rolloutId, modelCallId, callIndex: entry.calls.length, usage: tokensOf((exchange.answer as JsonObject | undefined)?.usage) };
+          entry.calls.push(call);
+          options.onCall?.(call);
+        });
+      } catch (error) {
+        // The model server could not be reached (or timed out): a 502 the CLI reports, in its API's shape.
+        const message = `gym's model gateway could not reach the model server: ${(error as Error).message}`;
+        return path === "/v1/messages" ? json(502, anthropicErrorBody(502, message)) : json(502, { error: { message, type: "server_error", param: null, code: null } });
+      }
     },
   };
 }
