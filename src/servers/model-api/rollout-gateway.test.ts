@@ -118,7 +118,8 @@ describe("rollout gateway", () => {
     tokens.revoke(b);
   });
 
-  test("GET /v1/models is forwarded; an unknown route is 404", async () => {
+  test("GET /v1/models is forwarded; an unknown route is 404; HEAD / answers without a token", async () => {
+    expect((await fetch(served.url, { method: "HEAD" })).status).toBe(200);
     const token = tokens.mint("8-0");
     const models = await fetch(`${served.url}/v1/models`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await models.json()) as { data: { id: string }[] }).data[0]!.id).toBe("mock-policy");
