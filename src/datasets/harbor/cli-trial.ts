@@ -56,7 +56,6 @@ export async function runCliTrial(task: HarborTask, taskset: string, dirs: { ver
   mkdirSync(logs, { recursive: true });
   try {
     const episode = await run.run(provider, handle, { instruction: task.instruction, workdir: task.workdir, agentTimeoutSec: task.agentTimeoutSec });
-    await run.close();
     writeFileSync(join(logs, "agent-stdout.txt"), episode.exec.stdout);
     writeFileSync(join(logs, "agent-stderr.txt"), episode.exec.stderr);
     const trajectory = atifDocument({
@@ -87,7 +86,8 @@ export async function runCliTrial(task: HarborTask, taskset: string, dirs: { ver
       agent_cli: cliName,
     };
   } finally {
-    await run.close();
+    // The gateway's folder stays mounted until the sandbox is gone (the verifier runs in it too).
     await provider.close(handle);
+    await run.close();
   }
 }
