@@ -56,8 +56,6 @@ export async function runCliTrial(task: HarborTask, taskset: string, dirs: { ver
   mkdirSync(logs, { recursive: true });
   try {
     const episode = await run.run(provider, handle, { instruction: task.instruction, workdir: task.workdir, agentTimeoutSec: task.agentTimeoutSec });
-    writeFileSync(join(logs, "agent-stdout.txt"), episode.exec.stdout);
-    writeFileSync(join(logs, "agent-stderr.txt"), episode.exec.stderr);
     const trajectory = atifDocument({
       instruction: task.instruction,
       calls: episode.calls,
@@ -72,6 +70,9 @@ export async function runCliTrial(task: HarborTask, taskset: string, dirs: { ver
     await provider.upload(handle, trajectoryPath, "/logs/agent/trajectory.json");
     const note = episode.reason ? `agent stopped: ${episode.reason}; ` : "";
     const verified = await verify({ provider, handle, task }, [join(task.dir, "tests")], task.verifierTimeoutSec, logs, note);
+    // After the verifier (its logs replace the folder): the CLI's own output beside them.
+    writeFileSync(join(logs, "agent-stdout.txt"), episode.exec.stdout);
+    writeFileSync(join(logs, "agent-stderr.txt"), episode.exec.stderr);
     const failure = verified.failure_reason ?? (episode.reason ? `${episode.reason} (the tests scored ${verified.reward})` : null);
     return {
       ...identity,
