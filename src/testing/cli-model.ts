@@ -15,8 +15,8 @@ export interface CliScript {
 
 export interface CliModel {
   url: string;
-  /** Each request: path, body. */
-  seen: { path: string; body: Record<string, any> }[];
+  /** Each request: path, body, and the credential it carried (Authorization or x-api-key). */
+  seen: { path: string; body: Record<string, any>; credential: string | null }[];
   stop(): void;
 }
 
@@ -55,7 +55,7 @@ export function cliModel(script: CliScript): CliModel {
       const path = new URL(request.url).pathname;
       if (request.method !== "POST") return json({ object: "list", data: [{ id: "scripted", object: "model", created: 0, owned_by: "gym" }] });
       const body = (await request.json()) as Json;
-      seen.push({ path, body });
+      seen.push({ path, body, credential: request.headers.get("authorization") ?? request.headers.get("x-api-key") });
       const api = path.endsWith("/chat/completions") ? "chat" : path.endsWith("/messages") ? "messages" : "responses";
       const n = ++calls;
       const tool = toolNames(api, body).find((name) => SHELL_TOOLS.includes(name));

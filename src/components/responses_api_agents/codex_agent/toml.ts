@@ -16,15 +16,20 @@ function value(v: TomlValue): string {
 }
 
 /** The document: a table's scalars first, then each sub-table as its own section. */
-export function tomlDocument(table: TomlTable, prefix = ""): string {
+export function tomlDocument(table: TomlTable): string {
+  return `${body(table, "")}\n`;
+}
+
+function body(table: TomlTable, prefix: string): string {
   const lines = Object.entries(table).filter(([, v]) => !isTable(v)).map(([k, v]) => `${key(k)} = ${value(v)}`);
   const sections = Object.entries(table)
     .filter(([, v]) => isTable(v))
     .map(([k, v]) => {
       const name = prefix ? `${prefix}.${key(k)}` : key(k);
-      return `[${name}]\n${tomlDocument(v as TomlTable, name)}`;
+      const inner = body(v as TomlTable, name);
+      return inner ? `[${name}]\n${inner}` : `[${name}]`;
     });
-  return [lines.join("\n"), ...sections].filter(Boolean).join("\n\n") + "\n";
+  return [lines.join("\n"), ...sections].filter(Boolean).join("\n\n");
 }
 
 /** `extra` over `base`, tables merged key by key. */
