@@ -6,6 +6,7 @@ import { pythonBytesRepr, pythonExceptionRepr } from "./python-repr.ts";
 import { SessionSigner, sessionMiddleware, type GymEnv } from "./session.ts";
 import type { RouteHandler } from "./routes.ts";
 import { callScopeMiddleware } from "./calls/cache/index.ts";
+import { modelApiMiddleware } from "./model-api/middleware.ts";
 
 export type { GymEnv } from "./session.ts";
 
@@ -17,6 +18,11 @@ export interface GymAppOptions {
    * following `/training-token-capture`; `agent` does both, but only in front of `/v1/responses`.
    */
   rolloutPrefix?: "resources" | "model" | "agent" | "none";
+  /**
+   * A model server: also answer streaming Responses/Chat calls and Anthropic Messages (`/v1/messages`) from its
+   * own non-streaming routes (model-api/), as every NeMo Gym model server does.
+   */
+  modelApi?: boolean;
 }
 
 /** Raised by handlers to answer with a status and a FastAPI-style `{"detail": …}` body (HTTPException). */
@@ -69,6 +75,7 @@ export function createGymApp(options: GymAppOptions): Hono<GymEnv> {
   META.set(app, { cookieName: options.cookieName, prefix, signer, routes: new Map() });
   app.use("*", callScopeMiddleware);
   app.use("*", sessionMiddleware(options.cookieName, signer));
+  if (options.modelApi) app.use("*", modelApiMiddleware(app, signer));
   app.get("/", (c) => c.json({ status: "ok" }));
   app.notFound((c) => {
     const path = c.req.path;

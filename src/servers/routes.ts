@@ -170,7 +170,7 @@ const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
  */
 export function dispatchDirect(app: object, call: DirectCall): Promise<DirectAnswer> | undefined {
   const meta = gymAppMeta(app);
-  if (!meta || meta.routes.size === 0) return undefined;
+  if (!meta || meta.routes.size === 0 || asksToStream(call)) return undefined;
   // A route's own path (the usual call) is plain and has no rollout prefix to strip.
   let handler = meta.routes.get(call.path);
   if (!handler) {
@@ -178,6 +178,12 @@ export function dispatchDirect(app: object, call: DirectCall): Promise<DirectAns
     handler = meta.routes.get(meta.prefix ? call.path.replace(meta.prefix, "") : call.path);
   }
   return handler ? serveDirect(meta, handler, call) : undefined;
+}
+
+/** A streaming call is answered by a middleware (model-api/) that only the Hono path runs. */
+function asksToStream(call: DirectCall): boolean {
+  const body = call.body;
+  return "value" in body ? (body.value as { stream?: unknown } | null)?.stream === true : body.text.includes('"stream"');
 }
 
 async function serveDirect(meta: GymAppMeta, handler: RouteHandler, call: DirectCall): Promise<DirectAnswer> {

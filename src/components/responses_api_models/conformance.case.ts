@@ -6,6 +6,7 @@ import type { ServerClient } from "../../servers/client.ts";
 import { HttpServerClient } from "../../servers/http.ts";
 import { InProcessServerClient } from "../../servers/in-process.ts";
 import type { SeenCall } from "../../testing/model-stand-in.ts";
+import { streamingTests, type SdkTarget } from "./streaming.case.ts";
 
 /** A model server built against a stand-in upstream that refuses any route, query or header but the provider's own. */
 export interface ModelSubject {
@@ -40,6 +41,9 @@ export function modelConformanceSuite(label: string, build: () => Promise<ModelS
           client = new HttpServerClient("policy_model", served.url);
         }
       }, 60_000);
+      const target = (): SdkTarget =>
+        served ? { baseUrl: served.url, fetch: (input, init) => fetch(input, init) } : { baseUrl: "http://in-process", fetch: async (input, init) => subject.app.fetch(new Request(input, init)) };
+      streamingTests(() => subject, target);
       afterAll(async () => {
         await client?.close();
         await served?.stop();

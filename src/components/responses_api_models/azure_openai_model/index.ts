@@ -29,7 +29,7 @@ const factory: ServerFactory = (block, context) => {
   const routes = azureRoutes(String(config.openai_base_url ?? ""), String(config.openai_model), config.default_query, config.openai_api_key, process.env);
   const limit = new Semaphore(config.num_concurrent_requests ?? 8);
   const upstream: UpstreamOptions = { ...modelCallSettings(context?.globalConfig ?? {}, config.num_concurrent_requests ?? 8, isRemoteEndpoint(String(config.openai_base_url ?? ""))), ...config.upstream, headers: routes.headers };
-  const app = createGymApp({ cookieName: sessionCookieName("AzureOpenAIModelServer", String(config.name ?? "azure_openai_model")), rolloutPrefix: "model" });
+  const app = createGymApp({ cookieName: sessionCookieName("AzureOpenAIModelServer", String(config.name ?? "azure_openai_model")), rolloutPrefix: "model", modelApi: true });
 
   const post = async (url: string, body: JsonObject): Promise<JsonObject> => {
     await limit.acquire();

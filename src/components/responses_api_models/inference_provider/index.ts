@@ -30,7 +30,7 @@ const factory: ServerFactory = (block, context) => {
   const usesReasoningParser = config.uses_reasoning_parser === true;
   const limit = new Semaphore(config.num_concurrent_requests ?? 1000);
   const upstream: UpstreamOptions = { ...modelCallSettings(context?.globalConfig ?? {}, config.num_concurrent_requests ?? 1000, isRemoteEndpoint(base)), ...config.upstream, apiKey: config.api_key };
-  const app = createGymApp({ cookieName: sessionCookieName("InferenceProvider", String(config.name ?? "inference_provider")), rolloutPrefix: "model" });
+  const app = createGymApp({ cookieName: sessionCookieName("InferenceProvider", String(config.name ?? "inference_provider")), rolloutPrefix: "model", modelApi: true });
 
   const chatCompletions = async (request: JsonObject): Promise<JsonObject> => {
     let body: JsonObject = { ...request, model: config.model };

@@ -28,7 +28,7 @@ const factory: ServerFactory = async (block, context) => {
   await checkLiteLLMProxy(base, String(config.openai_api_key ?? ""));
   const limit = config.max_concurrent_requests ? new Semaphore(config.max_concurrent_requests) : undefined;
   const upstream: UpstreamOptions = { ...modelCallSettings(context?.globalConfig ?? {}, config.max_concurrent_requests, isRemoteEndpoint(base)), ...config.upstream, apiKey: config.openai_api_key, headers: { ...(config.openai_default_headers ?? {}) } };
-  const app = createGymApp({ cookieName: sessionCookieName("LiteLLMModelServer", String(config.name ?? "litellm_model")), rolloutPrefix: "model" });
+  const app = createGymApp({ cookieName: sessionCookieName("LiteLLMModelServer", String(config.name ?? "litellm_model")), rolloutPrefix: "model", modelApi: true });
 
   const forward = async (path: string, request: JsonObject): Promise<JsonObject> => {
     const body: JsonObject = { ...(config.extra_body ?? {}), ...request, model: config.openai_model };

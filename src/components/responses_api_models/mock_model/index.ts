@@ -28,7 +28,7 @@ const factory: ServerFactory = (block) => {
   const config = block as MockModelConfig;
   const model = String(config.model ?? "mock");
   const attempts = new Map<string, number>();
-  const app = createGymApp({ cookieName: sessionCookieName("MockModel", String(config.name ?? "mock_model")), rolloutPrefix: "model" });
+  const app = createGymApp({ cookieName: sessionCookieName("MockModel", String(config.name ?? "mock_model")), rolloutPrefix: "model", modelApi: true });
 
   /** Picks this request's fault: forced by the `x-mock-fault` header, else drawn from the configured rates. */
   const faultFor = (c: Context<GymEnv>, body: unknown): Fault => {

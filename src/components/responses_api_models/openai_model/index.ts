@@ -36,7 +36,7 @@ const factory: ServerFactory = (block, context) => {
     headers: { ...(config.openai_default_headers ?? {}) },
   };
   const dropReasoning = config.drop_input_reasoning_items === true || config.drop_input_reasoning_items === "true";
-  const app = createGymApp({ cookieName: sessionCookieName("SimpleModelServer", String(config.name ?? "openai_model")), rolloutPrefix: "model" });
+  const app = createGymApp({ cookieName: sessionCookieName("SimpleModelServer", String(config.name ?? "openai_model")), rolloutPrefix: "model", modelApi: true });
 
   const forward = async (path: string, body: JsonObject): Promise<JsonObject> => {
     await limit?.acquire();

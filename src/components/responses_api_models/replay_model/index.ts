@@ -71,7 +71,7 @@ const factory: ServerFactory = async (block) => {
   const promptLengths = [...new Set([...recordings.values()].flat().map((r) => r.promptLength))];
   const bySession = new Map<string, Recording>();
   const nextForPrompt = new Map<string, number>();
-  const app = createGymApp({ cookieName: sessionCookieName("ReplayModel", String(config.name ?? "replay_model")), rolloutPrefix: "model" });
+  const app = createGymApp({ cookieName: sessionCookieName("ReplayModel", String(config.name ?? "replay_model")), rolloutPrefix: "model", modelApi: true });
 
   /** The recording this request continues: same session, else same task/rollout (from the rollout path prefix), else the next unused one for the prompt. */
   const pick = (items: JsonObject[], sessionId: string, url: string): Recording | undefined => {

@@ -36,7 +36,7 @@ export function buildVllmModel(block: Record<string, unknown>, variant: VllmMode
   const usesReasoningParser = config.uses_reasoning_parser ?? true;
   // A self-hosted vLLM sends no 429s: adaptive concurrency only when asked for (+adaptive_concurrency=true).
   const upstream: UpstreamOptions = { ...modelCallSettings(globalConfig, undefined, false), ...config.upstream, apiKey: config.api_key, headers: { ...(config.default_headers ?? {}) } };
-  const app = createGymApp({ cookieName: sessionCookieName(variant.className ?? "VLLMModel", String(config.name ?? "vllm_model")), rolloutPrefix: "model" });
+  const app = createGymApp({ cookieName: sessionCookieName(variant.className ?? "VLLMModel", String(config.name ?? "vllm_model")), rolloutPrefix: "model", modelApi: true });
 
   const baseFor = (c: Context<GymEnv>) => baseUrls[baseUrls.length === 1 ? 0 : replicaIndex(c.get("session").session_id, baseUrls.length)]!;
 
