@@ -6,7 +6,7 @@ import { pythonBytesRepr, pythonExceptionRepr } from "./python-repr.ts";
 import { SessionSigner, sessionMiddleware, type GymEnv } from "./session.ts";
 import type { RouteHandler } from "./routes.ts";
 import { callScopeMiddleware } from "./calls/cache/index.ts";
-import { modelApiMiddleware } from "./model-api/middleware.ts";
+import { modelApiMiddleware } from "./model-api/index.ts";
 
 export type { GymEnv } from "./session.ts";
 
