@@ -86,15 +86,13 @@ export async function harborAgentRun(run: HarborAgentRun): Promise<HarborAgentOu
     const dir = prepareResults(run.set, { kind: "eval", provider: run.provider, agent: block.name, config: { agent_config: settings } });
     const sessionId = `gym-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     const agent = { config: block, model: registry.get(modelName), params: rest as never, sessionId, version: run.version };
-    const app = registry.app(modelName);
-    const upstream = app ? (request: Request) => app.fetch(request) : forwardTo(registry.get(modelName).baseUrl);
-    const cliAgent = cli ? { definition: cli, config: block as never, upstream, params: rest as never, sessionId, version: run.version } : null;
+    const cliAgent = cli ? { definition: cli, config: block as never, model: registry.get(modelName), params: rest as never, sessionId, version: run.version } : null;
     const rows: (TerminalRow | CliTrialRow)[] = [];
     const lines: string[] = [];
     for (const [index, task] of run.set.tasks.entries()) {
       run.log(`[${index + 1}/${run.set.tasks.length}] ${task.id}: ${block.name} with ${modelName}, then tests/test.sh`);
       const dirs = { verifier: join(dir, "verifier"), trajectories: join(dir, "trajectories") };
-      const trial = cliAgent ? await runCliTrial(task, run.set.taskset, dirs, cliAgent, run.provider, run.log) : await runTerminalTrial(task, run.set.taskset, dirs, agent, run.provider, run.log);
+      const trial = cliAgent ? await runCliTrial(task, `${index}-0`, run.set.taskset, dirs, cliAgent, run.provider, run.log) : await runTerminalTrial(task, run.set.taskset, dirs, agent, run.provider, run.log);
       const row = { ...trial, [DATASET_DIGEST_KEY]: run.set.datasetDigest };
       rows.push(row);
       const status = row.mask_sample ? `masked (${row.failure_kind})` : `${block.name} ${row.agent_status}${row.failure_kind ? ` (${row.failure_kind})` : ""}`;
@@ -110,10 +108,3 @@ export async function harborAgentRun(run: HarborAgentRun): Promise<HarborAgentOu
   }
 }
 
-/** A model server reached over HTTP: the gateway forwards each request to its URL. */
-function forwardTo(baseUrl: string): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const url = new URL(request.url);
-    return fetch(`${baseUrl}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body: request.method === "GET" ? undefined : await request.text() });
-  };
-}

@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { atifDocument, prepareCliRun, rolloutResponse, type CliAgentConfig, type CliAgentDefinition, type CliRun } from "../../components/responses_api_agents/_cli_agent/index.ts";
 import type { JsonObject } from "../../protocol/responses.ts";
-import type { FetchHandler } from "../../runtime/serve.ts";
+import type { ServerClient } from "../../servers/client.ts";
 import type { SandboxHandle, SandboxProvider } from "../../sandbox/provider.ts";
 import { taskDigest } from "./digest.ts";
 import { sandboxSpecOf, verify, writeAtomic } from "./oracle.ts";
@@ -18,8 +18,8 @@ import type { TerminalRow } from "./terminal.ts";
 export interface CliTrialAgent {
   definition: CliAgentDefinition;
   config: CliAgentConfig;
-  /** The model server the gateway forwards to. */
-  upstream: FetchHandler;
+  /** The model server the rollout gateway sends the CLI's calls to. */
+  model: ServerClient;
   params: JsonObject;
   sessionId: string;
   version: string;
@@ -27,7 +27,7 @@ export interface CliTrialAgent {
 
 export type CliTrialRow = Omit<TerminalRow, "agent_status"> & { agent_status: string; agent_cli: string | null };
 
-export async function runCliTrial(task: HarborTask, taskset: string, dirs: { verifier: string; trajectories: string }, agent: CliTrialAgent, provider: SandboxProvider, log: (line: string) => void): Promise<CliTrialRow> {
+export async function runCliTrial(task: HarborTask, rolloutId: string, taskset: string, dirs: { verifier: string; trajectories: string }, agent: CliTrialAgent, provider: SandboxProvider, log: (line: string) => void): Promise<CliTrialRow> {
   const identity = { _ng_task_id: { taskset, task_id: task.id }, _ng_digest: task.digest, responses_create_params: { input: [{ role: "user", content: task.instruction }], ...agent.params } };
   const trajectoryPath = join(dirs.trajectories, `${task.id}.json`);
   const notStarted = (failure_kind: string, failure_reason: string): CliTrialRow => ({
@@ -39,7 +39,7 @@ export async function runCliTrial(task: HarborTask, taskset: string, dirs: { ver
   if (now !== task.digest) return notStarted("harbor:task_changed", `${task.dir} changed since it was loaded (digest ${now}, expected ${task.digest}); run again`);
   let run: CliRun;
   try {
-    run = await prepareCliRun(agent.definition, agent.config, agent.upstream, (line) => log(`  ${task.id} ${line}`));
+    run = await prepareCliRun(agent.definition, agent.config, agent.model, rolloutId, (line) => log(`  ${task.id} ${line}`));
   } catch (error) {
     return notStarted("agent_error", (error as Error).message);
   }

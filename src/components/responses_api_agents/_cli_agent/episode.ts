@@ -11,7 +11,7 @@ import { GymError } from "../../../errors.ts";
 import type { ResponseUsage } from "../../../protocol/responses.ts";
 import { accumulateUsage } from "../../../protocol/responses-dump.ts";
 import { scriptRunner } from "../../../runtime/script-runner.ts";
-import type { FetchHandler } from "../../../runtime/serve.ts";
+import type { ServerClient } from "../../../servers/client.ts";
 import type { ExecResult, SandboxHandle, SandboxProvider } from "../../../sandbox/provider.ts";
 import type { CliAgentConfig, CliAgentDefinition, LaunchContext } from "./agent.ts";
 import type { CapturedCall } from "./capture.ts";
@@ -54,13 +54,13 @@ function openUp(path: string): void {
 }
 
 /** Finds the CLI and opens the gateway (before the sandbox exists: its mounts come from here). */
-export async function prepareCliRun(definition: CliAgentDefinition, config: CliAgentConfig, upstream: FetchHandler, log?: (line: string) => void): Promise<CliRun> {
+export async function prepareCliRun(definition: CliAgentDefinition, config: CliAgentConfig, model: ServerClient, rolloutId: string, log?: (line: string) => void): Promise<CliRun> {
   const runner = scriptRunner();
   if (!runner) throw new GymError("E_SANDBOX", `${definition.implementation} needs gym's Bun build (the model relay inside the sandbox runs on gym's own executable)`, { hint: "run the compiled gym binary or `bun src/main.ts`" });
   const version = typeof config[definition.versionKey] === "string" && config[definition.versionKey] ? String(config[definition.versionKey]) : definition.cli.pinnedVersion;
   const cli = findCli(definition.cli, version);
   const maxTurns = typeof config.max_turns === "number" ? config.max_turns : null;
-  const gateway = await openGateway({ upstream, maxTurns, log });
+  const gateway = await openGateway({ model, rolloutId, maxTurns, log });
   const mounts = [
     { host: cli.executable, path: CLI_PATH },
     { host: runner.executable, path: RUNNER_PATH },
@@ -83,8 +83,7 @@ export async function prepareCliRun(definition: CliAgentDefinition, config: CliA
     writeLaunchFiles(gateway.dir, { argv: definition.argv(config, ctx), env: definition.env(config, ctx), runnerEnv: runner.env }, task.instruction);
     log?.(`${definition.implementation}: ${definition.cli.packageName}@${cli.version} in the ${provider.name} sandbox, ${timeoutS} s${maxTurns !== null ? `, max_turns ${maxTurns}` : ""}`);
     const exec = await provider.exec(handle, `exec /bin/bash ${GATEWAY_PATH}/launch.sh`, { timeoutS, cwd: task.workdir });
-    await gateway.settled();
-    const calls = gateway.calls;
+    const calls = gateway.calls();
     const usage = calls.reduce<ResponseUsage | null>((total, call) => accumulateUsage(total, call.usage), null);
     const failed = calls.find((c) => c.error);
     const end = (status: CliStatus, reason: string | null): CliEpisode => ({ status, reason, turns: calls.length, calls, usage, exec });

@@ -1,20 +1,23 @@
 /**
- * The model gateway a CLI in a sandbox talks to: gym's model server behind a Unix socket in a folder shown
- * read-only in the sandbox. It answers only requests that carry this rollout's token (Bearer or x-api-key; the
- * CLI never sees a real credential: the upstream model server holds that), refuses calls past the turn limit,
- * forwards the rest unchanged (streamed answers stay streamed) and records each call for the trajectory.
+ * The model endpoint a CLI in a sandbox talks to: gym's rollout gateway (servers/model-api: it accepts only this
+ * rollout's token, sends each call to the model server under /ng-rollout/<id> and captures it) served on a Unix
+ * socket in a folder shown read-only in the sandbox, with the turn limit in front: a call past `maxTurns` is
+ * refused with a 429 the CLI reports and stops on. The CLI never sees a real credential: the model server has it.
  */
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { JsonObject } from "../../../protocol/responses.ts";
-import { serveUnix, type FetchHandler } from "../../../runtime/serve.ts";
-import { apiOfPath, captureCall, type CapturedCall } from "./capture.ts";
+import { serveUnix } from "../../../runtime/serve.ts";
+import type { ServerClient } from "../../../servers/client.ts";
+import { rolloutGateway, RolloutTokens } from "../../../servers/model-api/index.ts";
+import { captureCall, type CapturedCall } from "./capture.ts";
 
 export interface GatewayOptions {
-  /** The model server: an in-process app's fetch, or a forwarder to its URL. */
-  upstream: FetchHandler;
-  /** Model calls allowed (null: no limit); the next one is refused with a 429 the CLI reports and stops on. */
+  /** The model server the rollout uses (in-process or HTTP). */
+  model: ServerClient;
+  /** The rollout's id (path-safe: letters, digits, `.`, `_`, `-`). */
+  rolloutId: string;
+  /** Model calls allowed (null: no limit). */
   maxTurns: number | null;
   log?: (line: string) => void;
 }
@@ -24,93 +27,57 @@ export interface Gateway {
   dir: string;
   socket: string;
   token: string;
-  calls: CapturedCall[];
+  /** The calls so far, in the order they completed. */
+  calls(): CapturedCall[];
   /** Calls refused because the turn limit was reached. */
   refusedTurns: number;
-  /** Requests refused for a wrong or missing token. */
-  refusedTokens: number;
-  /** Resolves once every answer so far has been read to its end and recorded. */
-  settled(): Promise<void>;
+  /** Revokes the token and stops serving; idempotent. */
   stop(): Promise<void>;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-
-function tokenOf(request: Request): string | null {
-  const auth = request.headers.get("authorization");
-  if (auth?.toLowerCase().startsWith("bearer ")) return auth.slice(7).trim();
-  return request.headers.get("x-api-key");
-}
-
-/** A fresh per-rollout token: 32 random bytes, hex. */
-export function mintToken(): string {
-  return [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+const refuse = (maxTurns: number) =>
+  new Response(JSON.stringify({ error: { type: "rate_limit_error", code: "max_turns", message: `max_turns (${maxTurns}) model calls reached; the agent must stop` } }), { status: 429, headers: { "content-type": "application/json" } });
 
 export async function openGateway(options: GatewayOptions): Promise<Gateway> {
   const dir = mkdtempSync(join(tmpdir(), "gym-agent-gw-"));
   chmodSync(dir, 0o755);
   const socket = join(dir, "model.sock");
-  const token = mintToken();
-  const calls: CapturedCall[] = [];
-  const state = { refusedTurns: 0, refusedTokens: 0 };
-  const pending: Promise<void>[] = [];
-  const handler: FetchHandler = async (request) => {
-    if (tokenOf(request) !== token) {
-      state.refusedTokens++;
-      return json(401, { error: { type: "authentication_error", message: "this endpoint accepts only the rollout's own token" } });
-    }
-    const url = new URL(request.url);
-    const api = apiOfPath(url.pathname);
-    if (request.method !== "POST" || !api) return options.upstream(new Request(`http://model${url.pathname}${url.search}`, { method: request.method, headers: forwardHeaders(request.headers) }));
-    if (options.maxTurns !== null && calls.length >= options.maxTurns) {
+  const tokens = new RolloutTokens();
+  const token = tokens.mint(options.rolloutId);
+  const gateway = rolloutGateway({ model: options.model, tokens });
+  const state = { refusedTurns: 0, started: 0 };
+  const served = await serveUnix(async (request) => {
+    // Counted when a call starts (the gateway records it when it ends): concurrent calls cannot pass the limit.
+    const counts = request.method === "POST" && tokens.entry(bearerOrKey(request)) !== undefined;
+    if (counts && options.maxTurns !== null && state.started >= options.maxTurns) {
       state.refusedTurns++;
-      options.log?.(`model call ${calls.length + 1} refused: max_turns (${options.maxTurns}) reached`);
-      return json(429, { error: { type: "max_turns", code: "max_turns", message: `max_turns (${options.maxTurns}) model calls reached; the agent must stop` } });
+      options.log?.(`model call ${state.started + 1} refused: max_turns (${options.maxTurns}) reached`);
+      return refuse(options.maxTurns);
     }
-    const text = await request.text();
-    let body: JsonObject = {};
-    try {
-      body = JSON.parse(text) as JsonObject;
-    } catch {
-      // forwarded as is: the model server answers the bad body
-    }
-    const startedAt = new Date();
-    const answer = await options.upstream(new Request(`http://model${url.pathname}${url.search}`, { method: "POST", headers: forwardHeaders(request.headers), body: text }));
-    const index = calls.length;
-    calls.push(captureCall(api, url.pathname, startedAt, body, answer.status, answer.headers.get("content-type"), ""));
-    if (!answer.body) return answer;
-    const [toClient, toRecord] = answer.body.tee();
-    pending.push(new Response(toRecord).text().then(
-      (recorded) => void (calls[index] = captureCall(api, url.pathname, startedAt, body, answer.status, answer.headers.get("content-type"), recorded)),
-      () => {},
-    ));
-    return new Response(toClient, { status: answer.status, headers: answer.headers });
-  };
-  const served = await serveUnix(handler, socket);
+    if (counts) state.started++;
+    return gateway.fetch(request);
+  }, socket);
   chmodSync(socket, 0o777); // the sandbox user (nobody when gym is root) connects
+  let stopped = false;
   return {
     dir,
     socket,
     token,
-    calls,
+    calls: () => tokens.calls(token).map(captureCall),
     get refusedTurns() {
       return state.refusedTurns;
     },
-    get refusedTokens() {
-      return state.refusedTokens;
-    },
-    settled: async () => void (await Promise.all(pending)),
     async stop() {
+      if (stopped) return;
+      stopped = true;
+      tokens.revoke(token);
       await served.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-/** The CLI's headers minus its token and hop-by-hop ones (the upstream is gym's own server). */
-function forwardHeaders(headers: Headers): Headers {
-  const out = new Headers(headers);
-  for (const name of ["authorization", "x-api-key", "host", "content-length", "connection"]) out.delete(name);
-  return out;
+function bearerOrKey(request: Request): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
+  return bearer?.[1] ?? request.headers.get("x-api-key") ?? undefined;
 }
