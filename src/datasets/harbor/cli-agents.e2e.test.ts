@@ -151,6 +151,24 @@ describe("a hostile model", () => {
   }
 });
 
+describe("dataset rows (gym eval run --input, the agent's /run)", () => {
+  for (const agent of AGENTS) {
+    test.skipIf(!hasBwrap)(`${agent.name} answers an mcqa row from a fresh local sandbox and the resources server scores it`, async () => {
+      const cwd = mkdtempSync(join(tmpdir(), "gym-cli-agent-rows-"));
+      writeFileSync(join(cwd, "agent.yaml"), `mcqa_cli_agent:\n  responses_api_agents:\n    ${agent.name}:\n      entrypoint: app.py\n      resources_server: {type: resources_servers, name: mcqa}\n      model_server: {type: responses_api_models, name: policy_model}\n      timeout: 120\n`);
+      const row = { responses_create_params: { input: [{ role: "user", content: "Which letter comes second? A: first B: second. Answer in \\boxed{}." }] }, options: [{ A: "first" }, { B: "second" }], expected_answer: "B", grading_mode: "strict_single_letter_boxed", uuid: "u1" };
+      writeFileSync(join(cwd, "in.jsonl"), `${JSON.stringify(row)}\n`);
+      const m = model({ commands: ["echo checking"], final: "The answer is \\boxed{B}" });
+      const out = await gym(["eval", "run", "--config", "agent.yaml", "--resources-server", "mcqa", ...modelArgs(agent.modelType, m), "--input", "in.jsonl", "--agent", "mcqa_cli_agent", "-o", "out.jsonl"], { cwd });
+      expect(out.code).toBe(0);
+      const rollout = JSON.parse(readFileSync(join(cwd, "out.jsonl"), "utf8"));
+      expect(rollout).toMatchObject({ reward: 1, finished_naturally: true });
+      expect(rollout.response.output.map((o: { type: string }) => o.type)).toContain("function_call_output");
+      expect(rollout.response.usage.input_tokens).toBeGreaterThan(0);
+    }, 180_000);
+  }
+});
+
 describe("kill -9 of gym", () => {
   const cases = [["local", hasBwrap], [engine ?? "container", engine !== null]] as const;
   for (const [sandbox, ready] of cases) {
