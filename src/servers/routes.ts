@@ -183,7 +183,7 @@ export function dispatchDirect(app: object, call: DirectCall): Promise<DirectAns
 /** A streaming call is answered by a middleware (model-api/) that only the Hono path runs. */
 function asksToStream(call: DirectCall): boolean {
   const body = call.body;
-  return "value" in body ? (body.value as { stream?: unknown } | null)?.stream === true : body.text.includes('"stream"');
+  return "value" in body ? (body.value as { stream?: unknown } | null)?.stream === true : /"stream"\s*:\s*true/.test(body.text);
 }
 
 async function serveDirect(meta: GymAppMeta, handler: RouteHandler, call: DirectCall): Promise<DirectAnswer> {

@@ -46,7 +46,8 @@ function systemText(system: unknown): string {
 
 function messageItems(message: JsonObject, index: number): JsonObject[] {
   const role = message?.role;
-  if (role !== "user" && role !== "assistant") throw new AnthropicError(400, `messages.${index}.role: expected "user" or "assistant", got ${JSON.stringify(role)}`);
+  // A `system` message inside `messages` passes through as a system input item, as NeMo Gym passes it.
+  if (role !== "user" && role !== "assistant" && role !== "system") throw new AnthropicError(400, `messages.${index}.role: expected "user" or "assistant", got ${JSON.stringify(role)}`);
   const content = message.content;
   if (typeof content === "string") return [{ role, content, type: "message" }];
   if (!Array.isArray(content)) throw new AnthropicError(400, `messages.${index}.content: expected a string or a list of content blocks`);

@@ -25,8 +25,8 @@ export type InnerCall = (path: "/v1/responses" | "/v1/chat/completions", body: J
 
 /** One exchange, as `observe` hears of it once the inner call has answered. */
 export interface ModelApiExchange {
-  /** `responses`, `chat_completions` or `messages`: the API the client spoke. */
-  dialect: "responses" | "chat_completions" | "messages";
+  /** `responses`, `chat` or `messages` (NeMo Gym's dialect names): the API the client spoke. */
+  dialect: "responses" | "chat" | "messages";
   stream: boolean;
   /** The body as the client sent it. */
   request: JsonObject;
@@ -36,6 +36,12 @@ export interface ModelApiExchange {
   /** The inner call's status and its answer (a Responses object or chat completion; undefined when not JSON). */
   status: number;
   answer: unknown;
+  /**
+   * What the client was answered, as one object: the Responses object or chat completion a stream told (the
+   * namespaces restored), the Messages response, or the error body; with `clientStatus`, its HTTP status.
+   */
+  reply: unknown;
+  clientStatus: number;
   /** Wall clock: when the inner call started (Unix seconds) and how long it took. */
   startedAt: number;
   latencyMs: number;
@@ -58,13 +64,14 @@ export async function answerModelApi(path: ModelApiPath, text: string, inner: In
   try {
     body = JSON.parse(text) as JsonObject;
   } catch (error) {
-    if (path === "/v1/messages") return anthropicError(400, `The request body is not valid JSON: ${(error as Error).message}`);
+    if (path === "/v1/messages") return anthropicError(400, `The request body is not valid JSON: ${(error as Error).message}`).answer;
     return json(422, { detail: [{ type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: (error as Error).message } }] });
   }
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    return path === "/v1/messages" ? anthropicError(400, "The request body must be a JSON object") : json(422, { detail: [{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: body }] });
+    return path === "/v1/messages" ? anthropicError(400, "The request body must be a JSON object").answer : json(422, { detail: [{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: body }] });
   }
-  const call = async (dialect: ModelApiExchange["dialect"], innerPath: "/v1/responses" | "/v1/chat/completions", innerRequest: JsonObject) => {
+  let exchange: ModelApiExchange | undefined;
+  const call: Call = async (dialect, innerPath, innerRequest) => {
     const startedAt = Date.now();
     const reply = await inner(innerPath, innerRequest);
     let answer: unknown;
@@ -73,41 +80,51 @@ export async function answerModelApi(path: ModelApiPath, text: string, inner: In
     } catch {
       answer = undefined;
     }
-    const exchange = { dialect, stream: body.stream === true, request: body, innerPath, innerRequest, status: reply.status, answer, startedAt: startedAt / 1000, latencyMs: Date.now() - startedAt };
-    observe?.(exchange);
+    exchange = { dialect, stream: body.stream === true, request: body, innerPath, innerRequest, status: reply.status, answer, reply: answer, clientStatus: reply.status, startedAt: startedAt / 1000, latencyMs: Date.now() - startedAt };
     return { ...reply, answer, ok: reply.status >= 200 && reply.status < 300 && answer !== null && typeof answer === "object" };
   };
+  const response = await answerParsed(path, body, call);
+  if (exchange) observe?.({ ...exchange, reply: response.reply === undefined ? exchange.answer : response.reply, clientStatus: response.answer.status });
+  return response.answer;
+}
 
+/** The client's answer, and the object it tells when that is not the inner answer itself. */
+interface Answered {
+  answer: Response;
+  reply?: unknown;
+}
+
+async function answerParsed(path: ModelApiPath, body: JsonObject, call: Call): Promise<Answered> {
   if (path === "/v1/messages") return answerMessages(body, call);
   if (body.stream !== true) {
-    const reply = await call(path === "/v1/responses" ? "responses" : "chat_completions", path, body);
-    return new Response(reply.text, { status: reply.status, headers: { "content-type": "application/json" } });
+    const reply = await call(path === "/v1/responses" ? "responses" : "chat", path, body);
+    return { answer: new Response(reply.text, { status: reply.status, headers: { "content-type": "application/json" } }) };
   }
   if (path === "/v1/chat/completions") {
     const { stream: _stream, stream_options: options, ...rest } = body;
-    const reply = await call("chat_completions", path, rest);
-    if (!reply.ok) return new Response(reply.text, { status: reply.status, headers: { "content-type": "application/json" } });
+    const reply = await call("chat", path, rest);
+    if (!reply.ok) return { answer: new Response(reply.text, { status: reply.status, headers: { "content-type": "application/json" } }) };
     const includeUsage = (options as JsonObject | null | undefined)?.include_usage === true;
-    return sse(chatCompletionFrames(reply.answer as JsonObject, includeUsage));
+    return { answer: sse(chatCompletionFrames(reply.answer as JsonObject, includeUsage)) };
   }
   const { body: cleaned, namespaces } = streamingResponsesRequest(body);
   const checked = checkResponseCreateParams(cleaned);
-  if (!checked.ok) return json(422, checked.error);
+  if (!checked.ok) return { answer: json(422, checked.error) };
   const reply = await call("responses", path, cleaned);
   if (reply.ok) {
     const response = reply.answer as JsonObject;
-    const output = ((response.output as JsonObject[]) ?? []).map((item) => restoreNamespace(item, namespaces));
-    return sse(responseStreamFrames({ ...response, output }));
+    const told = { ...response, output: ((response.output as JsonObject[]) ?? []).map((item) => restoreNamespace(item, namespaces)) };
+    return { answer: sse(responseStreamFrames(told)), reply: told };
   }
-  if (reply.status < 500) return new Response(reply.text, { status: reply.status, headers: { "content-type": "application/json" } });
+  if (reply.status < 500) return { answer: new Response(reply.text, { status: reply.status, headers: { "content-type": "application/json" } }) };
   // A backend failure on a stream Codex has asked for is a terminal response.failed, as NeMo Gym sends it.
   const failed = failedResponseEvents(`resp_failed_${Date.now().toString(16)}`, `The model server answered ${reply.status}: ${reply.text.slice(0, 500)}`);
-  return sse(failed.map((event) => sseFrame(event, String(event.type))));
+  return { answer: sse(failed.map((event) => sseFrame(event, String(event.type)))), reply: failed.at(-1)!.response };
 }
 
 type Call = (dialect: ModelApiExchange["dialect"], path: "/v1/responses" | "/v1/chat/completions", body: JsonObject) => Promise<{ status: number; text: string; answer: unknown; ok: boolean }>;
 
-async function answerMessages(body: JsonObject, call: Call): Promise<Response> {
+async function answerMessages(body: JsonObject, call: Call): Promise<Answered> {
   try {
     const params = messagesToResponsesParams(body);
     const checked = checkResponseCreateParams(params);
@@ -115,7 +132,7 @@ async function answerMessages(body: JsonObject, call: Call): Promise<Response> {
     const reply = await call("messages", "/v1/responses", params);
     if (!reply.ok) return anthropicError(reply.status >= 400 ? reply.status : 500, `The model server answered ${reply.status}: ${innerMessage(reply.text)}`);
     const message = responseToMessage(reply.answer as JsonObject, body.model);
-    return body.stream === true ? sse(messageStreamFrames(message)) : json(200, message);
+    return { answer: body.stream === true ? sse(messageStreamFrames(message)) : json(200, message), reply: message };
   } catch (error) {
     if (error instanceof AnthropicError) return anthropicError(error.status, error.message);
     throw error;
@@ -141,8 +158,9 @@ function json(status: number, value: unknown): Response {
   return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
 }
 
-function anthropicError(status: number, message: string): Response {
-  return json(status, anthropicErrorBody(status, message));
+function anthropicError(status: number, message: string): Answered {
+  const reply = anthropicErrorBody(status, message);
+  return { answer: json(status, reply), reply };
 }
 
 function sse(frames: string[]): Response {

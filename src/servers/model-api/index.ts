@@ -3,3 +3,4 @@ export { answerModelApi, isModelApiCall, MODEL_API_PATHS, type InnerCall, type M
 export { modelApiMiddleware } from "./middleware.ts";
 export { rolloutGateway, type RolloutGatewayOptions } from "./rollout-gateway.ts";
 export { RolloutTokens, type RolloutEntry, type RolloutModelCall } from "./rollout-tokens.ts";
+export { captureRecord, errorCategory } from "./capture-record.ts";

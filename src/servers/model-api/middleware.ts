@@ -11,6 +11,7 @@ import { answerModelApi, isModelApiCall, MODEL_API_PATHS, type ModelApiPath } fr
 type FetchApp = { fetch(request: Request): Response | Promise<Response> };
 
 const PATHS = new Set<string>(MODEL_API_PATHS);
+const STREAM_TRUE = /"stream"\s*:\s*true/;
 
 /** The middleware for `app`, whose session cookies `signer` seals. */
 export function modelApiMiddleware(app: FetchApp, signer: SessionSigner): MiddlewareHandler<GymEnv> {
@@ -18,8 +19,8 @@ export function modelApiMiddleware(app: FetchApp, signer: SessionSigner): Middle
     const path = c.req.path;
     if (c.req.method !== "POST" || !PATHS.has(path)) return next();
     const text = await c.req.text();
-    // Most calls are plain Responses/Chat calls: look for the word before parsing.
-    if (path !== "/v1/messages" && !text.includes('"stream"')) return next();
+    // Most calls are plain Responses/Chat calls (NeMo Gym's dumps say `"stream": null`): look before parsing.
+    if (path !== "/v1/messages" && !STREAM_TRUE.test(text)) return next();
     let body: unknown;
     try {
       body = JSON.parse(text);

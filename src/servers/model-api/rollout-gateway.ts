@@ -1,7 +1,7 @@
 /**
  * The rollout gateway: the only model endpoint a coding-agent CLI is pointed at. It serves `/v1/responses`,
  * `/v1/chat/completions` and `/v1/messages` (streaming or not; `?beta=true` and other queries ignored) and
- * `GET /v1/models`, accepts a call only with a live per-rollout token (`Authorization: Bearer <token>` or
+ * `GET /v1/models` (`GET`/`HEAD /` answer `{"status": "ok"}` to anyone), accepts a call only with a live per-rollout token (`Authorization: Bearer <token>` or
  * `x-api-key: <token>`; anything else is 401 in the API's own error shape), and sends it to the model server
  * as an ordinary non-streaming call under `/ng-rollout/<rollout id>` (NeMo Gym's correlation prefix). Nothing
  * the CLI sends but the body reaches the model server: its headers and credential stay here. Each completed call
@@ -32,6 +32,8 @@ export function rolloutGateway(options: RolloutGatewayOptions): { fetch(request:
   return {
     async fetch(request: Request): Promise<Response> {
       const path = new URL(request.url).pathname.replace(/\/+$/, "");
+      // Claude Code checks that the base URL answers (`HEAD /`) before its first call: that needs no token.
+      if ((request.method === "HEAD" || request.method === "GET") && path === "") return json(200, { status: "ok" });
       const entry = options.tokens.entry(presentedToken(request));
       if (!entry) return unauthorized(path);
       if (request.method === "GET" && path === "/v1/models") {
@@ -39,11 +41,19 @@ export function rolloutGateway(options: RolloutGatewayOptions): { fetch(request:
         return new Response(reply.text, { status: reply.status, headers: { "content-type": reply.headers.get("content-type") ?? "application/json" } });
       }
       if (request.method !== "POST" || !PATHS.has(path)) return json(404, { error: { message: `gym's model gateway has no ${request.method} ${path}`, type: "invalid_request_error", param: null, code: "unknown_url" } });
-      return answerModelApi(path as ModelApiPath, await request.text(), (innerPath, body) => innerCall(options.model, entry, innerPath, body), (exchange) => {
-        const call: RolloutModelCall = { ...exchange, rolloutId: entry.rolloutId, callIndex: entry.calls.length, usage: tokensOf((exchange.answer as JsonObject | undefined)?.usage) };
-        entry.calls.push(call);
-        options.onCall?.(call);
-      });
+      const text = await request.text();
+      try {
+        return await answerModelApi(path as ModelApiPath, text, (innerPath, body) => innerCall(options.model, entry, innerPath, body), (exchange) => {
+          const modelCallId = crypto.randomUUID().replaceAll("-", "");
+          const call: RolloutModelCall = { ...exchange, rolloutId: entry.rolloutId, modelCallId, callIndex: entry.calls.length, usage: tokensOf((exchange.answer as JsonObject | undefined)?.usage) };
+          entry.calls.push(call);
+          options.onCall?.(call);
+        });
+      } catch (error) {
+        // The model server could not be reached (or timed out): a 502 the CLI reports, in its API's shape.
+        const message = `gym's model gateway could not reach the model server: ${(error as Error).message}`;
+        return path === "/v1/messages" ? json(502, anthropicErrorBody(502, message)) : json(502, { error: { message, type: "server_error", param: null, code: null } });
+      }
     },
   };
 }

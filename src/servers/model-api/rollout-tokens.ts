@@ -16,6 +16,8 @@ import type { ModelApiExchange } from "./answer.ts";
 /** One model call a rollout's CLI made, as the gateway captured it. */
 export interface RolloutModelCall extends ModelApiExchange {
   rolloutId: string;
+  /** A fresh id (32 hex digits), as NeMo Gym's capture names each call. */
+  modelCallId: string;
   /** 0, 1, … in the order the calls completed. */
   callIndex: number;
   /** The answer's usage (Responses or Chat form), when it reported one. */
