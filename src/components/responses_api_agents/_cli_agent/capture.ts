@@ -74,7 +74,7 @@ function fromChat(body: JsonObject) {
 export function toolResultsOf(api: ModelApi, request: JsonObject): Map<string, string> {
   const results = new Map<string, string>();
   if (api === "responses") for (const item of arr(request.input)) if (item.type === "function_call_output" || item.type === "custom_tool_call_output") results.set(str(item.call_id), textOfContent(item.output));
-  if (api === "chat_completions") for (const m of arr(request.messages)) if (m.role === "tool") results.set(str(m.tool_call_id), textOfContent(m.content));
+  if (api === "chat") for (const m of arr(request.messages)) if (m.role === "tool") results.set(str(m.tool_call_id), textOfContent(m.content));
   if (api === "messages") for (const m of arr(request.messages)) for (const b of arr(m.content)) if (b.type === "tool_result") results.set(str(b.tool_use_id), textOfContent(b.content));
   return results;
 }

@@ -45,7 +45,7 @@ export const opencodeAgent: CliAgentDefinition = {
     executables: ["opencode-ai/bin/opencode.exe", ...["", "-baseline"].map((flavor) => `opencode-${process.platform}-${process.arch === "x64" ? "x64" : process.arch}${flavor}/bin/opencode`)],
   },
   versionKey: "opencode_version",
-  api: "chat_completions",
+  api: "chat",
   homeFiles: (config, ctx) => ({ ".config/opencode/opencode.json": opencodeJson(config, ctx) }),
   argv: (config, ctx) => {
     const extra = Array.isArray(config.extra_args) ? config.extra_args.map(String) : [];
