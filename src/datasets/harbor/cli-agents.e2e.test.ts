@@ -101,6 +101,33 @@ describe.each(sandboxes.map(([s, ok]) => [s, ok] as const))("--sandbox %s", (san
   }
 });
 
+describe("limits", () => {
+  test.skipIf(!hasBwrap)("max_turns: the call past it is refused, the rollout ends with agent_status max_turns and the tests score what is there", async () => {
+    const cwd = await scaffold();
+    const m = model(SOLVE);
+    const key = "++codex_agent.responses_api_agents.codex_agent.max_turns=1";
+    const out = await gym(["eval", "run", "my-dataset", "--agent", "codex_agent", ...modelArgs("openai_model", m), key, "--json"], { cwd });
+    expect(out.code).toBe(0);
+    const row = JSON.parse(out.stdout).tasks[0];
+    expect(row).toMatchObject({ reward: 1, agent_status: "max_turns", agent_turns: 1 });
+    expect(row.failure_reason).toContain("max_turns (1)");
+    expect(m.seen.length).toBe(1);
+  }, 180_000);
+
+  test.skipIf(!hasBwrap)("the task's [agent] timeout_sec stops the CLI: agent_status agent_timeout, reward 0 with the reason", async () => {
+    const cwd = await scaffold();
+    const toml = join(cwd, "my-dataset", "hello", "task.toml");
+    writeFileSync(toml, readFileSync(toml, "utf8").replace(/\[agent\]\ntimeout_sec = [0-9.]+/, "[agent]\ntimeout_sec = 4.0"));
+    const m = model({ commands: ["sleep 2718"], final: "never" });
+    const out = await gym(["eval", "run", "my-dataset", "--agent", "claude_code_agent", ...modelArgs("openai_model", m), "--json"], { cwd });
+    expect(out.code).toBe(0);
+    const row = JSON.parse(out.stdout).tasks[0];
+    expect(row).toMatchObject({ reward: 0, agent_status: "agent_timeout" });
+    expect(row.failure_reason).toContain("agent timeout (4 s)");
+    expect(spawnSync("pgrep", ["-f", "sleep 2718"], { encoding: "utf8" }).stdout.trim()).toBe("");
+  }, 180_000);
+});
+
 describe("a hostile model", () => {
   for (const agent of AGENTS) {
     test.skipIf(!hasBwrap)(`${agent.name} under --sandbox local: a network call, writes outside, a fork bomb and rm -rf / change nothing on the host`, async () => {
