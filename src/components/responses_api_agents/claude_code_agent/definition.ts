@@ -23,7 +23,8 @@ export const claudeCodeAgent: CliAgentDefinition = {
   cli: {
     packageName: "@anthropic-ai/claude-code",
     pinnedVersion: CLAUDE_CODE_VERSION,
-    executables: ["@anthropic-ai/claude-code/bin/claude.exe", `@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`],
+    // The per-platform package's executable first: the main package's bin/ is a placeholder until its postinstall runs.
+    executables: [`@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`, "@anthropic-ai/claude-code/bin/claude.exe"],
   },
   versionKey: "claude_code_version",
   api: "messages",

@@ -42,7 +42,8 @@ export const opencodeAgent: CliAgentDefinition = {
   cli: {
     packageName: "opencode-ai",
     pinnedVersion: OPENCODE_VERSION,
-    executables: ["opencode-ai/bin/opencode.exe", ...["", "-baseline"].map((flavor) => `opencode-${process.platform}-${process.arch === "x64" ? "x64" : process.arch}${flavor}/bin/opencode`)],
+    // The per-platform package's executable first: the main package's bin/ is a placeholder until its postinstall runs.
+    executables: [...["", "-baseline"].map((flavor) => `opencode-${process.platform}-${process.arch}${flavor}/bin/opencode`), "opencode-ai/bin/opencode.exe"],
   },
   versionKey: "opencode_version",
   api: "chat",
