@@ -89,3 +89,23 @@ export async function isPortFree(port: number, host = "127.0.0.1"): Promise<bool
     server.listen(port, host, () => server.close(() => resolve(true)));
   });
 }
+
+/** Serves `handler` on a Unix socket at `path` (a sandbox reaches gym through it); resolves once it listens. */
+export async function serveUnix(handler: FetchHandler, path: string): Promise<{ path: string; stop(): Promise<void> }> {
+  if (typeof Deno !== "undefined") {
+    const controller = new AbortController();
+    const serveOn = (Deno as unknown as { serve(o: object, h: FetchHandler): { finished: Promise<void> } }).serve;
+    const server = serveOn({ path, transport: "unix", signal: controller.signal, onListen: () => {} }, handler);
+    return { path, stop: async () => (controller.abort(), await server.finished) };
+  }
+  const server = Bun.serve({ unix: path, fetch: handler });
+  let stopped = false;
+  return {
+    path,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop(true);
+    },
+  };
+}

@@ -58,6 +58,7 @@ export function hostPath(handle: SandboxHandle, sub: string): string {
 
 export async function execIn(handle: SandboxHandle, command: string, options: { env?: Record<string, string>; timeoutS: number; cwd?: string; limits?: Partial<SandboxLimits> }): Promise<ExecResult> {
   const binds = Object.entries(MOUNTS).map(([dir, path]) => ({ host: join(handle.root, dir), path: path ?? handle.spec.workdir, writable: dir === "work" || dir === "logs" }));
+  for (const mount of handle.spec.mounts ?? []) binds.push({ host: mount.host, path: mount.path, writable: false });
   const memory = (handle.spec.memoryMib ?? 2048) * 1024 ** 2;
   const result = await handle.sandbox.run({
     argv: ["/bin/bash", "-c", command],

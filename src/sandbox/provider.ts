@@ -28,6 +28,8 @@ export interface SandboxSpec {
   ttlS?: number;
   /** A short name for logs and container names (the task id). */
   label?: string;
+  /** Host files or folders shown read-only at a sandbox path in every command (an agent's CLI, a socket folder). */
+  mounts?: { host: string; path: string }[];
 }
 
 export interface SandboxHandle {

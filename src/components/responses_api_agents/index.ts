@@ -5,4 +5,7 @@ export const catalog: ServerCatalog = {
   simple_agent: () => import("./simple_agent/index.ts"),
   gymnasium_agent: () => import("./gymnasium_agent/index.ts"),
   non_executing_simple_agent: () => import("./non_executing_simple_agent/index.ts"),
+  codex_agent: () => import("./codex_agent/index.ts"),
+  opencode_agent: () => import("./opencode_agent/index.ts"),
+  claude_code_agent: () => import("./claude_code_agent/index.ts"),
 };

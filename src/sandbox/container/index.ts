@@ -62,6 +62,7 @@ async function create(engine: Engine, spec: SandboxSpec, log: (line: string) => 
   args.push("--ulimit", `nofile=${nofile}:${nofile}`, "--ulimit", `nproc=${nproc}:${nproc}`);
   if (spec.storageMib) args.push("--ulimit", `fsize=${spec.storageMib * 1024 ** 2}`);
   if (!spec.network) args.push("--network=none");
+  for (const mount of spec.mounts ?? []) args.push("--volume", `${mount.host}:${quoteCheck(mount.path, "mount path")}:ro`);
   args.push("--workdir", "/", ...env, "--entrypoint", "/bin/sh", image, "-c", `exec sleep ${Math.ceil(spec.ttlS ?? 86400)}`);
   const run = await engineCall(engine, args, 120);
   if (run.code !== 0) throw new GymError("E_SANDBOX", `${engine.name} run ${image} failed: ${firstError(run)}`, { hint: `check that ${engine.name} runs containers here (${engine.name} run --rm ${image} true)` });

@@ -1,0 +1,5 @@
+/** opencode_agent as an agent server for dataset rows (/v1/responses, /run); Harbor tasks use definition.ts through gym eval run TARGET. */
+import { cliAgentFactory } from "../_cli_agent/app.ts";
+import { opencodeAgent } from "./definition.ts";
+
+export default cliAgentFactory(opencodeAgent);
