@@ -56,4 +56,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/longbench_v2/prepare.ts": () => import("./longbench_v2/prepare.ts"),
   "benchmarks/longcodebench/prepare.ts": () => import("./longcodebench/prepare.ts"),
   "benchmarks/mrcr/prepare.ts": () => import("./mrcr/prepare.ts"),
+  "benchmarks/graphwalks/prepare.ts": () => import("./graphwalks/prepare.ts"),
 };

@@ -15,6 +15,7 @@ import type { PrepareContext } from "./_prepare.ts";
 import { tokenCounter } from "./_tokens.ts";
 import { builtinPrepareScripts } from "./index.ts";
 import { walkOrder } from "./longcodebench/prepare.ts";
+import { FILES as GRAPHWALKS_FILES } from "./graphwalks/prepare.ts";
 import { FILES as MRCR_FILES } from "./mrcr/prepare.ts";
 
 const fixtures = join(import.meta.dir, "..", "..", "..", "fixtures", "long_context");
@@ -38,6 +39,9 @@ export function stockHub(h: HubServer): void {
   h.addFile("THUDM/LongBench-v2", "data.json", JSON.stringify(inputs["THUDM/LongBench-v2"]));
   h.addFile("Steefano/LCB", "LongCodeQA.zip", readFileSync(join(fixtures, "LongCodeQA.zip")));
   MRCR_FILES.forEach((path, i) => h.addFile("openai/mrcr", path, parquetBytes([inputs["openai/mrcr"]![i]!])));
+  const walks = inputs["openai/graphwalks"]!;
+  h.addFile("openai/graphwalks", GRAPHWALKS_FILES[0]!, parquetBytes(walks.slice(0, 2)));
+  h.addFile("openai/graphwalks", GRAPHWALKS_FILES[1]!, parquetBytes(walks.slice(2)));
 }
 
 beforeAll(async () => {
@@ -84,6 +88,10 @@ describe("long-context benchmarks: prepare writes NeMo Gym's lines", () => {
     expect(await run("mrcr")).toBe(expected.mrcr!);
     expect(await run("mrcr", { max_context_tokens: 62 }, "mrcr-cap")).toBe(expected["mrcr:cap"]!);
   });
+  test("graphwalks: two Parquet files, the BFS depth rewrite, self-parents removed, sorted answers as JSON", async () => {
+    expect(await run("graphwalks")).toBe(expected.graphwalks!);
+    expect(await run("graphwalks", { max_context_tokens: 50 }, "gw-cap")).toBe(expected["graphwalks:cap"]!);
+  });
   test("bad arguments are refused before anything is written", async () => {
     await expect(run("mrcr", { max_context_tokens: "lots" }, "bad-cap")).rejects.toThrow(/max_context_tokens must be an integer/);
     await expect(run("longbench_v2", { tokenizer_name: "gpt2-hf" }, "bad-tok")).rejects.toThrow(/tokenizer_name 'gpt2-hf'/);
@@ -94,9 +102,9 @@ describe("long-context benchmarks: prepare writes NeMo Gym's lines", () => {
 describe("long-context benchmarks on the binary", () => {
   test("gym list benchmarks shows them; eval prepare then eval run --benchmark against mock_model scores every rollout", async () => {
     const list = await gym(["list", "benchmarks", "--json"]);
-    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(["longbench_v2", "longcodebench", "mrcr"]));
+    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(["longbench_v2", "longcodebench", "mrcr", "graphwalks"]));
     const env = { HF_ENDPOINT: hub.url, NEMO_GYM_CACHE_DIR: join(dir, "cache-binary") };
-    for (const [benchmark, rollouts, agent] of [["longbench_v2", 3, "longbench_v2_mcqa_simple_agent"], ["longcodebench", 4, "longcodebench_mcqa_simple_agent"], ["mrcr", 6 * 4, "mrcr_benchmark_simple_agent"]] as const) {
+    for (const [benchmark, rollouts, agent] of [["longbench_v2", 3, "longbench_v2_mcqa_simple_agent"], ["longcodebench", 4, "longcodebench_mcqa_simple_agent"], ["mrcr", 6 * 4, "mrcr_benchmark_simple_agent"], ["graphwalks", 3, "graphwalks_benchmark_simple_agent"]] as const) {
       const prepared = await gym(["eval", "prepare", "--benchmark", benchmark], { cwd: dir, env });
       expect(prepared.stderr).toContain("Wrote");
       expect(prepared.code).toBe(0);
