@@ -62,7 +62,7 @@ describe("graphwalks: NeMo Gym's published rollouts", () => {
 
   test("gym eval reverify on the binary re-scores them exactly (reverify mode unknown, as NeMo Gym: --force)", async () => {
     // Made with the n3_1m benchmark config (not shipped): reverified under the server's own agent.
-    const stamped = rollouts.map((r, i) => ({ ...r, _ng_task_index: i, agent_ref: { type: "responses_api_agents", name: "graphwalks_simple_agent" } }));
+    const stamped: Record<string, any>[] = rollouts.map((r, i) => ({ ...r, _ng_task_index: i, agent_ref: { type: "responses_api_agents", name: "graphwalks_simple_agent" } }));
     const inputs = stamped.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !OUTPUTS.includes(k) && k !== "response"))));
     writeFileSync(join(work, "rollouts_materialized_inputs.jsonl"), `${inputs.join("\n")}\n`);
     writeFileSync(join(work, "rollouts.jsonl"), `${stamped.map((r) => JSON.stringify(r)).join("\n")}\n`);
