@@ -40,4 +40,5 @@ export const catalog: ServerCatalog = {
   proof_verification: () => import("./proof_verification/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
   graphwalks: () => import("./graphwalks/index.ts"),
+  lc_niah: () => import("./lc_niah/index.ts"),
 };
