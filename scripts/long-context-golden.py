@@ -69,5 +69,24 @@ with tempfile.TemporaryDirectory() as tmp:
         spec.loader.exec_module(module)
         written = module.prepare(output_fpath=Path(tmp) / f"{key}.jsonl", **kwargs)
         out[key] = Path(written).read_text(encoding="utf-8")
+# ruler: prepare_utils.prepare_helper with its two `run` calls (uv, RULER's generator) skipped and the generator's
+# output taken from fixtures/long_context/ruler_data; its iterdir() (file-system order) sorted, as gym sorts it.
+sys.modules["nemo_gym"] = types.ModuleType("nemo_gym")
+sys.modules["nemo_gym.global_config"] = types.SimpleNamespace(get_hf_token=lambda: None)
+import shutil
+_iterdir = Path.iterdir
+Path.iterdir = lambda self: iter(sorted(_iterdir(self)))
+for data_format in ("chat", "default", "base"):
+    spec = importlib.util.spec_from_file_location("ruler_prepare", gym_dir / "benchmarks" / "ruler" / "prepare_utils.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with tempfile.TemporaryDirectory() as tmp:
+        module.BENCHMARK_DIR = Path(tmp)
+        module.DATA_DIR = Path(tmp) / "data"
+        module.run = lambda *a, **k: None
+        shutil.copytree(fixtures / "ruler_data", Path(tmp) / "temp_ruler_data_dir" / "model" / "4096" / "ruler_data")
+        written = module.prepare_helper(output_name="ruler.jsonl", model="model", length=4096, data_format=data_format)
+        out[f"ruler:{data_format}"] = Path(written).read_text(encoding="utf-8")
+Path.iterdir = _iterdir
 (fixtures / "expected.json").write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 print(f"wrote {len(out)} outputs and {len(texts)} token counts", file=sys.stderr)

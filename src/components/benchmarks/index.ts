@@ -57,4 +57,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/longcodebench/prepare.ts": () => import("./longcodebench/prepare.ts"),
   "benchmarks/mrcr/prepare.ts": () => import("./mrcr/prepare.ts"),
   "benchmarks/graphwalks/prepare.ts": () => import("./graphwalks/prepare.ts"),
+  "benchmarks/ruler/prepare.ts": () => import("./ruler/prepare.ts"),
 };

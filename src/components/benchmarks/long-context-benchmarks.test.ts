@@ -92,6 +92,14 @@ describe("long-context benchmarks: prepare writes NeMo Gym's lines", () => {
     expect(await run("graphwalks")).toBe(expected.graphwalks!);
     expect(await run("graphwalks", { max_context_tokens: 50 }, "gw-cap")).toBe(expected["graphwalks:cap"]!);
   });
+  test("ruler: the RULER generator's task folders (sorted), chat / default / base formats", async () => {
+    const ruler_data_dir = join(fixtures, "ruler_data");
+    for (const format of ["chat", "default", "base"]) expect(await run("ruler", { ruler_data_dir, data_format: format }, `ruler-${format}`)).toBe(expected[`ruler:${format}`]!);
+    expect(await run("ruler", { ruler_data_dir }, "ruler-dflt")).toBe(expected["ruler:chat"]!);
+    await expect(run("ruler", {}, "ruler-none")).rejects.toThrow(/ruler_data_dir/);
+    await expect(run("ruler", { ruler_data_dir, data_format: "text" }, "ruler-bad")).rejects.toThrow(/Unsupported RULER data format: text/);
+    await expect(run("ruler", { ruler_data_dir: join(dir, "nowhere") }, "ruler-nowhere")).rejects.toThrow(/is not a folder/);
+  });
   test("bad arguments are refused before anything is written", async () => {
     await expect(run("mrcr", { max_context_tokens: "lots" }, "bad-cap")).rejects.toThrow(/max_context_tokens must be an integer/);
     await expect(run("longbench_v2", { tokenizer_name: "gpt2-hf" }, "bad-tok")).rejects.toThrow(/tokenizer_name 'gpt2-hf'/);
@@ -102,10 +110,11 @@ describe("long-context benchmarks: prepare writes NeMo Gym's lines", () => {
 describe("long-context benchmarks on the binary", () => {
   test("gym list benchmarks shows them; eval prepare then eval run --benchmark against mock_model scores every rollout", async () => {
     const list = await gym(["list", "benchmarks", "--json"]);
-    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(["longbench_v2", "longcodebench", "mrcr", "graphwalks"]));
+    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(["longbench_v2", "longcodebench", "mrcr", "graphwalks", "ruler"]));
     const env = { HF_ENDPOINT: hub.url, NEMO_GYM_CACHE_DIR: join(dir, "cache-binary") };
-    for (const [benchmark, rollouts, agent] of [["longbench_v2", 3, "longbench_v2_mcqa_simple_agent"], ["longcodebench", 4, "longcodebench_mcqa_simple_agent"], ["mrcr", 6 * 4, "mrcr_benchmark_simple_agent"], ["graphwalks", 3, "graphwalks_benchmark_simple_agent"]] as const) {
-      const prepared = await gym(["eval", "prepare", "--benchmark", benchmark], { cwd: dir, env });
+    for (const [benchmark, rollouts, agent] of [["longbench_v2", 3, "longbench_v2_mcqa_simple_agent"], ["longcodebench", 4, "longcodebench_mcqa_simple_agent"], ["mrcr", 6 * 4, "mrcr_benchmark_simple_agent"], ["graphwalks", 3, "graphwalks_benchmark_simple_agent"], ["ruler", 5, "ruler_benchmark_simple_agent"]] as const) {
+      const args = benchmark === "ruler" ? [`+prepare_script_args={ruler_data_dir: ${join(fixtures, "ruler_data")}}`] : [];
+      const prepared = await gym(["eval", "prepare", "--benchmark", benchmark, ...args], { cwd: dir, env });
       expect(prepared.stderr).toContain("Wrote");
       expect(prepared.code).toBe(0);
       const ran = await gym(["eval", "run", "--benchmark", benchmark, "--model-type", "mock_model", "-o", `runs/${benchmark}.jsonl`], { cwd: dir, env });

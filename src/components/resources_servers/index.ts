@@ -41,4 +41,5 @@ export const catalog: ServerCatalog = {
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
   graphwalks: () => import("./graphwalks/index.ts"),
   lc_niah: () => import("./lc_niah/index.ts"),
+  ruler: () => import("./ruler/index.ts"),
 };

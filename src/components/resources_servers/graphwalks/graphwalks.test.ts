@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gym } from "../../../testing/binary.ts";
 import { expectedNodeKeys, nodeF1, parseNodeList } from "../_common/node-list.ts";
-import { post, readJsonlFile } from "../_common/testing.ts";
+import { fullResponse, post, readJsonlFile } from "../_common/testing.ts";
 import createGraphwalks from "./index.ts";
 
 const dir = import.meta.dir;
@@ -12,7 +12,7 @@ const rollouts = readJsonlFile(dir, "data/example_rollouts.jsonl");
 const OUTPUTS = ["reward", "f1", "parse_failed", "predicted_nodes"];
 const work = mkdtempSync(join(tmpdir(), "gym-graphwalks-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-const reply = (text: string) => ({ output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text }] }] });
+const reply = (text: string) => fullResponse({ output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text }] }] });
 
 describe("graphwalks: the grade (values from NeMo Gym's app.py functions under CPython 3.11)", () => {
   test("the last non-blank line only; greedy brackets; empty list; Python whitespace", () => {
@@ -37,7 +37,7 @@ describe("graphwalks: the grade (values from NeMo Gym's app.py functions under C
   test("missing problem_type is a 422 naming the field", async () => {
     const r = await post(createGraphwalks(), "/verify", { responses_create_params: { input: "hi" }, response: reply("Final Answer: []"), expected_answer: "[]" });
     expect(r.status).toBe(422);
-    expect(r.body.detail.map((d: any) => d.loc.join("."))).toContain("body.problem_type");
+    expect(r.body.detail.map((d: any) => d.loc.join("."))).toEqual(["body.problem_type"]);
   });
 });
 
