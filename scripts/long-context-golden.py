@@ -88,5 +88,16 @@ for data_format in ("chat", "default", "base"):
         written = module.prepare_helper(output_name="ruler.jsonl", model="model", length=4096, data_format=data_format)
         out[f"ruler:{data_format}"] = Path(written).read_text(encoding="utf-8")
 Path.iterdir = _iterdir
+# ruler2: prepare() with its venv and generator runs skipped, TMP_DIR a copy of fixtures/long_context/ruler2_data.
+for key, tasks in (("ruler2", ("mk_niah_basic", "mk_niah_medium", "mv_niah_medium", "qa_basic")), ("ruler2:subset", ("qa_basic", "mk_niah_medium"))):
+    spec = importlib.util.spec_from_file_location("ruler2_prepare", gym_dir / "benchmarks" / "ruler2" / "prepare.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(fixtures / "ruler2_data", Path(tmp) / "gen")
+        module.TMP_DIR, module.DATA_DIR, module.OUTPUT_FPATH = Path(tmp) / "gen", Path(tmp), Path(tmp) / "out.jsonl"
+        module._ensure_venv = lambda: None
+        module._run_one_task = lambda *a: None
+        out[key] = module.prepare(tasks=tasks, model="m", max_seq_length=1, dataset_size=1).read_text(encoding="utf-8")
 (fixtures / "expected.json").write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 print(f"wrote {len(out)} outputs and {len(texts)} token counts", file=sys.stderr)

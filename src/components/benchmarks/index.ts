@@ -58,4 +58,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/mrcr/prepare.ts": () => import("./mrcr/prepare.ts"),
   "benchmarks/graphwalks/prepare.ts": () => import("./graphwalks/prepare.ts"),
   "benchmarks/ruler/prepare.ts": () => import("./ruler/prepare.ts"),
+  "benchmarks/ruler2/prepare.ts": () => import("./ruler2/prepare.ts"),
 };

@@ -100,6 +100,15 @@ describe("long-context benchmarks: prepare writes NeMo Gym's lines", () => {
     await expect(run("ruler", { ruler_data_dir, data_format: "text" }, "ruler-bad")).rejects.toThrow(/Unsupported RULER data format: text/);
     await expect(run("ruler", { ruler_data_dir: join(dir, "nowhere") }, "ruler-nowhere")).rejects.toThrow(/is not a folder/);
   });
+  test("ruler2: the generators' task files in task order, routing per task, multichoice letters, reference lists", async () => {
+    const ruler2_data_dir = join(fixtures, "ruler2_data");
+    const four = ["mk_niah_basic", "mk_niah_medium", "mv_niah_medium", "qa_basic"];
+    expect(await run("ruler2", { ruler2_data_dir, tasks: four })).toBe(expected.ruler2!);
+    expect(await run("ruler2", { ruler2_data_dir, tasks: "qa_basic,mk_niah_medium" }, "ruler2-subset")).toBe(expected["ruler2:subset"]!);
+    await expect(run("ruler2", { ruler2_data_dir }, "ruler2-all")).rejects.toThrow(/Generator for mk_niah_easy did not produce/);
+    await expect(run("ruler2", { ruler2_data_dir, tasks: ["qa_huge"] }, "ruler2-bad")).rejects.toThrow(/Unknown task 'qa_huge'/);
+    await expect(run("ruler2", {}, "ruler2-none")).rejects.toThrow(/ruler2_data_dir/);
+  });
   test("bad arguments are refused before anything is written", async () => {
     await expect(run("mrcr", { max_context_tokens: "lots" }, "bad-cap")).rejects.toThrow(/max_context_tokens must be an integer/);
     await expect(run("longbench_v2", { tokenizer_name: "gpt2-hf" }, "bad-tok")).rejects.toThrow(/tokenizer_name 'gpt2-hf'/);
@@ -110,10 +119,10 @@ describe("long-context benchmarks: prepare writes NeMo Gym's lines", () => {
 describe("long-context benchmarks on the binary", () => {
   test("gym list benchmarks shows them; eval prepare then eval run --benchmark against mock_model scores every rollout", async () => {
     const list = await gym(["list", "benchmarks", "--json"]);
-    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(["longbench_v2", "longcodebench", "mrcr", "graphwalks", "ruler"]));
+    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(["longbench_v2", "longcodebench", "mrcr", "graphwalks", "ruler", "ruler2"]));
     const env = { HF_ENDPOINT: hub.url, NEMO_GYM_CACHE_DIR: join(dir, "cache-binary") };
-    for (const [benchmark, rollouts, agent] of [["longbench_v2", 3, "longbench_v2_mcqa_simple_agent"], ["longcodebench", 4, "longcodebench_mcqa_simple_agent"], ["mrcr", 6 * 4, "mrcr_benchmark_simple_agent"], ["graphwalks", 3, "graphwalks_benchmark_simple_agent"], ["ruler", 5, "ruler_benchmark_simple_agent"]] as const) {
-      const args = benchmark === "ruler" ? [`+prepare_script_args={ruler_data_dir: ${join(fixtures, "ruler_data")}}`] : [];
+    for (const [benchmark, rollouts, agent] of [["longbench_v2", 3, "longbench_v2_mcqa_simple_agent"], ["longcodebench", 4, "longcodebench_mcqa_simple_agent"], ["mrcr", 6 * 4, "mrcr_benchmark_simple_agent"], ["graphwalks", 3, "graphwalks_benchmark_simple_agent"], ["ruler", 5, "ruler_benchmark_simple_agent"], ["ruler2", 5, "ruler2_benchmark_simple_agent"]] as const) {
+      const args = benchmark === "ruler" ? [`+prepare_script_args={ruler_data_dir: ${join(fixtures, "ruler_data")}}`] : benchmark === "ruler2" ? [`+prepare_script_args={ruler2_data_dir: ${join(fixtures, "ruler2_data")}, tasks: [mk_niah_basic, mk_niah_medium, mv_niah_medium, qa_basic]}`] : [];
       const prepared = await gym(["eval", "prepare", "--benchmark", benchmark, ...args], { cwd: dir, env });
       expect(prepared.stderr).toContain("Wrote");
       expect(prepared.code).toBe(0);

@@ -42,4 +42,5 @@ export const catalog: ServerCatalog = {
   graphwalks: () => import("./graphwalks/index.ts"),
   lc_niah: () => import("./lc_niah/index.ts"),
   ruler: () => import("./ruler/index.ts"),
+  ruler2: () => import("./ruler2/index.ts"),
 };
