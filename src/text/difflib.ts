@@ -74,6 +74,11 @@ export function matchingCharacters(a: Seq, b: Seq, autojunk = true): number {
   return total;
 }
 
+/** SequenceMatcher(None, a, b, autojunk).find_longest_match(0, len(a), 0, len(b)).size. */
+export function longestMatchSize(a: Seq, b: Seq, autojunk = true): number {
+  return longestMatch(a, b, indexB(b, autojunk), 0, a.length, 0, b.length).size;
+}
+
 /** SequenceMatcher(None, a, b).ratio(): 2*M/T, 1.0 when both are empty. */
 export function sequenceRatio(a: Seq, b: Seq, autojunk = true): number {
   const t = a.length + b.length;

@@ -53,4 +53,10 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/physics/prepare.ts": () => import("./physics/prepare.ts"),
   "benchmarks/ugphysics/prepare.ts": () => import("./ugphysics/prepare.ts"),
   "benchmarks/aalcr/prepare.ts": () => import("./aalcr/prepare.ts"),
+  "benchmarks/longbench_v2/prepare.ts": () => import("./longbench_v2/prepare.ts"),
+  "benchmarks/longcodebench/prepare.ts": () => import("./longcodebench/prepare.ts"),
+  "benchmarks/mrcr/prepare.ts": () => import("./mrcr/prepare.ts"),
+  "benchmarks/graphwalks/prepare.ts": () => import("./graphwalks/prepare.ts"),
+  "benchmarks/ruler/prepare.ts": () => import("./ruler/prepare.ts"),
+  "benchmarks/ruler2/prepare.ts": () => import("./ruler2/prepare.ts"),
 };

@@ -39,4 +39,8 @@ export const catalog: ServerCatalog = {
   longmemeval: () => import("./longmemeval/index.ts"),
   proof_verification: () => import("./proof_verification/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
+  graphwalks: () => import("./graphwalks/index.ts"),
+  lc_niah: () => import("./lc_niah/index.ts"),
+  ruler: () => import("./ruler/index.ts"),
+  ruler2: () => import("./ruler2/index.ts"),
 };

@@ -1,0 +1,42 @@
+/**
+ * Token counts as the long-context prepare steps take them (`len(tiktoken.get_encoding(name).encode(text,
+ * disallowed_special=()))`), and their `tokenizer_name` / `max_context_tokens` arguments. The BPE is js-tiktoken's;
+ * its rank tables hash to the sha256 that Python tiktoken pins for each encoding, and its counts equal tiktoken
+ * 0.14.0's on fixtures/long_context/token_counts.json (scripts/long-context-golden.py).
+ */
+import { Tiktoken } from "js-tiktoken/lite";
+import { GymError } from "../../errors.ts";
+
+/** The tiktoken encodings bundled into the binary (loaded on first use: the tables are megabytes). */
+const ENCODINGS: Record<string, () => Promise<{ default: ConstructorParameters<typeof Tiktoken>[0] }>> = {
+  o200k_base: () => import("js-tiktoken/ranks/o200k_base"),
+  cl100k_base: () => import("js-tiktoken/ranks/cl100k_base"),
+};
+
+export const DEFAULT_TOKENIZER = "o200k_base";
+const loaded = new Map<string, Promise<Tiktoken>>();
+
+/** A `text → token count` function for one encoding; special-token text counts as ordinary text (`disallowed_special=()`). */
+export async function tokenCounter(name: string): Promise<(text: string) => number> {
+  const load = ENCODINGS[name];
+  if (!load) {
+    throw new GymError("E_USAGE", `tokenizer_name '${name}' is not one gym carries: it counts with the tiktoken encodings ${Object.keys(ENCODINGS).join(", ")}.`, {
+      hint: "NeMo Gym falls back to a Hugging Face tokenizer (transformers) for other names; gym has no port of those: prepare with o200k_base or cl100k_base.",
+    });
+  }
+  if (!loaded.has(name)) loaded.set(name, load().then((ranks) => new Tiktoken(ranks.default)));
+  const encoding = await loaded.get(name)!;
+  return (text) => encoding.encode(text, [], []).length;
+}
+
+/** The prepare arguments of the long-context benchmarks: `tokenizer_name` and `max_context_tokens` (null or negative: no cap). */
+export function tokenArgs(args: Record<string, unknown>): { tokenizer: string; cap: number | null } {
+  const tokenizer = args.tokenizer_name ?? DEFAULT_TOKENIZER;
+  if (typeof tokenizer !== "string") throw new GymError("E_USAGE", `tokenizer_name must be a string, not ${JSON.stringify(tokenizer)}.`);
+  const cap = args.max_context_tokens ?? null;
+  if (cap !== null && !Number.isSafeInteger(cap)) throw new GymError("E_USAGE", `max_context_tokens must be an integer, not ${JSON.stringify(cap)}.`, { hint: "e.g. +prepare_script_args={max_context_tokens: 131072}" });
+  return { tokenizer, cap: cap === null || (cap as number) < 0 ? null : (cap as number) };
+}
+
+/** The closing log line NeMo Gym's prepare steps print. */
+export const capSummary = (tokenizer: string, cap: number | null, dropped: number) => `tokenizer=${tokenizer}, cap=${cap ?? "none"}; dropped ${dropped} over cap`;
