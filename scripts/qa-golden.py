@@ -1,0 +1,37 @@
+"""Regenerates fixtures/qa/golden.json: NeMo Gym's own pure functions (taken by AST from its app.py files at the
+pinned commit and executed unchanged, with only `re`, `string`, `collections` and `typing` available) applied to
+the cases in fixtures/qa/cases.json.
+
+    python3 scripts/qa-golden.py GYM_DIR   # GYM_DIR: a NeMo Gym checkout at 07d6b0d (git worktree or export)
+"""
+import ast, json, sys
+from pathlib import Path
+
+gym_dir = Path(sys.argv[1])
+fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "qa"
+cases = json.loads((fixtures / "cases.json").read_text(encoding="utf-8"))
+
+
+def load(path, names):
+    """The module's plain imports, constants and the named functions (classes and nemo_gym imports left out)."""
+    tree = ast.parse((gym_dir / path).read_text(encoding="utf-8"))
+    keep = []
+    for node in tree.body:
+        if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.module in ("typing", "collections", "__future__")):
+            keep.append(node)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            keep.append(node)
+        elif isinstance(node, ast.FunctionDef) and (node.name in names or node.name.startswith("_")):
+            keep.append(node)
+    scope = {}
+    exec(compile(ast.Module(body=keep, type_ignores=[]), str(path), "exec"), scope)
+    return scope
+
+
+out = {}
+for group, spec in cases.items():
+    scope = load(spec["module"], [spec["function"]])
+    fn = scope[spec["function"]]
+    out[group] = [{"args": args, "expected": fn(*args)} for args in spec["cases"]]
+(fixtures / "golden.json").write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+print(f"wrote {sum(len(v) for v in out.values())} labelled cases", file=sys.stderr)
