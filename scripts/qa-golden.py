@@ -13,7 +13,7 @@ cases = json.loads((fixtures / "cases.json").read_text(encoding="utf-8"))
 
 
 def load(path, names):
-    """The module's plain imports, constants and the named functions (classes and nemo_gym imports left out)."""
+    """The module's plain imports, constants and functions (classes and nemo_gym imports left out)."""
     tree = ast.parse((gym_dir / path).read_text(encoding="utf-8"))
     keep = []
     for node in tree.body:
@@ -21,7 +21,7 @@ def load(path, names):
             keep.append(node)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             keep.append(node)
-        elif isinstance(node, ast.FunctionDef) and (node.name in names or node.name.startswith("_")):
+        elif isinstance(node, ast.FunctionDef):
             keep.append(node)
     scope = {}
     exec(compile(ast.Module(body=keep, type_ignores=[]), str(path), "exec"), scope)
@@ -30,8 +30,11 @@ def load(path, names):
 
 out = {}
 for group, spec in cases.items():
-    scope = load(spec["module"], [spec["function"]])
-    fn = scope[spec["function"]]
+    scope = load(spec["module"], [spec["function"], "normalize_gt", "is_correct", "is_correct_strict"])
+    if spec["function"] == "__pairs__":  # (ground truth, answer) -> [is_correct, is_correct_strict] over normalize_gt's alternatives
+        fn = lambda gt, ans, s=scope: [s["is_correct"](s["normalize_gt"](gt)["alternatives"], ans), s["is_correct_strict"](s["normalize_gt"](gt)["alternatives"], ans)]
+    else:
+        fn = scope[spec["function"]]
     out[group] = [{"args": args, "expected": fn(*args)} for args in spec["cases"]]
 (fixtures / "golden.json").write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 print(f"wrote {sum(len(v) for v in out.values())} labelled cases", file=sys.stderr)

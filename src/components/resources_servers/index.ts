@@ -40,4 +40,5 @@ export const catalog: ServerCatalog = {
   proof_verification: () => import("./proof_verification/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
   gpqa_diamond: () => import("./gpqa_diamond/index.ts"),
+  hotpotqa_qa: () => import("./hotpotqa_qa/index.ts"),
 };

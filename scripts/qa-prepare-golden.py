@@ -1,0 +1,37 @@
+"""Regenerates fixtures/qa_prepare/expected.json: what NeMo Gym's own benchmarks/<name>/prepare.py `prepare()` writes
+when `datasets.load_dataset` hands it the rows of fixtures/qa_prepare/inputs.json (knowledge, QA and proof benchmarks).
+
+    python3 scripts/qa-prepare-golden.py GYM_DIR   # GYM_DIR: a NeMo Gym checkout (07d6b0d)
+
+Stood in for: `datasets.load_dataset` (rows from inputs.json, every row given every column as `datasets` does) and
+`tqdm`; every prepare.py runs unchanged, writing into a temporary folder.
+"""
+import importlib.util, json, sys, tempfile, types
+from pathlib import Path
+
+gym_dir = Path(sys.argv[1])
+fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "qa_prepare"
+inputs = json.loads((fixtures / "inputs.json").read_text(encoding="utf-8"))
+
+
+def load_dataset(repo, name=None, split=None, **_):
+    rows = inputs[f"{repo}|{name or 'default'}|{split}"]
+    columns = list(dict.fromkeys(k for r in rows for k in r))
+    return [{c: r.get(c) for c in columns} for r in rows]
+
+
+sys.modules["datasets"] = types.SimpleNamespace(load_dataset=load_dataset)
+sys.modules["tqdm"] = types.SimpleNamespace(tqdm=lambda x, **k: x)
+RUNS = {"hotpotqa_closedbook": {}}
+out = {}
+with tempfile.TemporaryDirectory() as tmp:
+    for key, kwargs in RUNS.items():
+        name = key.split(":")[0]
+        spec = importlib.util.spec_from_file_location(f"prep_{name.replace('-', '_')}", gym_dir / "benchmarks" / name / "prepare.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.DATA_DIR = Path(tmp)
+        module.OUTPUT_FPATH = Path(tmp) / f"{key}.jsonl"
+        out[key] = Path(module.prepare(**kwargs)).read_text(encoding="utf-8")
+(fixtures / "expected.json").write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+print(f"wrote {len(out)} outputs", file=sys.stderr)
