@@ -33,6 +33,8 @@ for group, spec in cases.items():
     scope = load(spec["module"], [spec["function"], "normalize_gt", "is_correct", "is_correct_strict"])
     if spec["function"] == "__pairs__":  # (ground truth, answer) -> [is_correct, is_correct_strict] over normalize_gt's alternatives
         fn = lambda gt, ans, s=scope: [s["is_correct"](s["normalize_gt"](gt)["alternatives"], ans), s["is_correct_strict"](s["normalize_gt"](gt)["alternatives"], ans)]
+    elif spec["function"] == "__match__":  # (prediction, options) -> match_label(prediction, candidate_labels(options or ["x"]))
+        fn = lambda pred, options, s=scope: s["match_label"](pred, s["candidate_labels"](options))
     else:
         fn = scope[spec["function"]]
     out[group] = [{"args": args, "expected": fn(*args)} for args in spec["cases"]]

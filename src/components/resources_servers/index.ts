@@ -41,4 +41,5 @@ export const catalog: ServerCatalog = {
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
   gpqa_diamond: () => import("./gpqa_diamond/index.ts"),
   hotpotqa_qa: () => import("./hotpotqa_qa/index.ts"),
+  spartqa: () => import("./spartqa/index.ts"),
 };
