@@ -4,7 +4,7 @@ the cases in fixtures/qa/cases.json.
 
     python3 scripts/qa-golden.py GYM_DIR   # GYM_DIR: a NeMo Gym checkout at 07d6b0d (git worktree or export)
 """
-import ast, json, sys
+import __future__, ast, json, sys
 from pathlib import Path
 
 gym_dir = Path(sys.argv[1])
@@ -12,7 +12,7 @@ fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "qa"
 cases = json.loads((fixtures / "cases.json").read_text(encoding="utf-8"))
 
 
-def load(path, names):
+def load(path, names, also=()):
     """The module's plain imports, constants and functions (classes and nemo_gym imports left out)."""
     tree = ast.parse((gym_dir / path).read_text(encoding="utf-8"))
     keep = []
@@ -24,17 +24,22 @@ def load(path, names):
         elif isinstance(node, ast.FunctionDef):
             keep.append(node)
     scope = {}
-    exec(compile(ast.Module(body=keep, type_ignores=[]), str(path), "exec"), scope)
+    for other in also:  # functions the module imports from another server's app.py (mcqa's helpers)
+        scope.update(load(other, []))
+    # Annotations stay unevaluated: they name the pydantic classes left out.
+    exec(compile(ast.Module(body=keep, type_ignores=[]), str(path), "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True), scope)
     return scope
 
 
 out = {}
 for group, spec in cases.items():
-    scope = load(spec["module"], [spec["function"], "normalize_gt", "is_correct", "is_correct_strict"])
+    scope = load(spec["module"], [spec["function"]], spec.get("also", ()))
     if spec["function"] == "__pairs__":  # (ground truth, answer) -> [is_correct, is_correct_strict] over normalize_gt's alternatives
         fn = lambda gt, ans, s=scope: [s["is_correct"](s["normalize_gt"](gt)["alternatives"], ans), s["is_correct_strict"](s["normalize_gt"](gt)["alternatives"], ans)]
     elif spec["function"] == "__match__":  # (prediction, options) -> match_label(prediction, candidate_labels(options or ["x"]))
         fn = lambda pred, options, s=scope: s["match_label"](pred, s["candidate_labels"](options))
+    elif spec["function"] == "__bunsen__":  # (text, options) -> extract_bunsen_answer with the server's allowed letters
+        fn = lambda text, options, s=scope: s["extract_bunsen_answer"](text, options, s["_get_allowed_letters_from_options"](options))
     else:
         fn = scope[spec["function"]]
     out[group] = [{"args": args, "expected": fn(*args)} for args in spec["cases"]]

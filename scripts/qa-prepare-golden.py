@@ -33,5 +33,12 @@ with tempfile.TemporaryDirectory() as tmp:
         module.DATA_DIR = Path(tmp)
         module.OUTPUT_FPATH = Path(tmp) / f"{key}.jsonl"
         out[key] = Path(module.prepare(**kwargs)).read_text(encoding="utf-8")
+    # bunsenbench_chemistry_mcq: prepare() runs nvidia/bunsen-bench's own tools/reconstitute.py (downloaded code); its
+    # output rows are the input here, through the benchmark's materialize.py unchanged.
+    spec = importlib.util.spec_from_file_location("bunsen_materialize", gym_dir / "benchmarks" / "bunsenbench_chemistry_mcq" / "materialize.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    written = module.materialize_dataset(inputs["bunsenbench|reconstituted"], Path(tmp) / "bunsen.jsonl")
+    out["bunsenbench_chemistry_mcq"] = Path(written).read_text(encoding="utf-8")
 (fixtures / "expected.json").write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 print(f"wrote {len(out)} outputs", file=sys.stderr)

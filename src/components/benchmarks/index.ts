@@ -54,4 +54,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/ugphysics/prepare.ts": () => import("./ugphysics/prepare.ts"),
   "benchmarks/aalcr/prepare.ts": () => import("./aalcr/prepare.ts"),
   "benchmarks/hotpotqa_closedbook/prepare.ts": () => import("./hotpotqa_closedbook/prepare.ts"),
+  "benchmarks/bunsenbench_chemistry_mcq/prepare.ts": () => import("./bunsenbench_chemistry_mcq/prepare.ts"),
 };

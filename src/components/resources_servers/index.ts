@@ -42,4 +42,5 @@ export const catalog: ServerCatalog = {
   gpqa_diamond: () => import("./gpqa_diamond/index.ts"),
   hotpotqa_qa: () => import("./hotpotqa_qa/index.ts"),
   spartqa: () => import("./spartqa/index.ts"),
+  bunsenbench_chemistry_mcq: () => import("./bunsenbench_chemistry_mcq/index.ts"),
 };
