@@ -40,6 +40,11 @@ for group, spec in cases.items():
         fn = lambda pred, options, s=scope: s["match_label"](pred, s["candidate_labels"](options))
     elif spec["function"] == "__bunsen__":  # (text, options) -> extract_bunsen_answer with the server's allowed letters
         fn = lambda text, options, s=scope: s["extract_bunsen_answer"](text, options, s["_get_allowed_letters_from_options"](options))
+    elif spec["function"] == "__ragtruth__":  # (reply, think tag) -> [pred_halu, parse_fail, extracted] as verify() derives them
+        def fn(raw, tag, s=scope):
+            parsed = s["_parse_response"](raw, think_tag=tag)
+            lst = parsed.get("hallucination list") if isinstance(parsed, dict) else None
+            return [s["_has_hallucination"](parsed), parsed is None, json.dumps(lst, ensure_ascii=False)[:500] if isinstance(lst, list) else ""]
     else:
         fn = scope[spec["function"]]
     out[group] = [{"args": args, "expected": fn(*args)} for args in spec["cases"]]

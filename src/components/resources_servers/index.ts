@@ -43,4 +43,5 @@ export const catalog: ServerCatalog = {
   hotpotqa_qa: () => import("./hotpotqa_qa/index.ts"),
   spartqa: () => import("./spartqa/index.ts"),
   bunsenbench_chemistry_mcq: () => import("./bunsenbench_chemistry_mcq/index.ts"),
+  ragtruth: () => import("./ragtruth/index.ts"),
 };
