@@ -23,6 +23,12 @@ def load(path, names, also=()):
             keep.append(node)
         elif isinstance(node, ast.FunctionDef):
             keep.append(node)
+        elif isinstance(node, ast.ClassDef):  # static methods named Class.method become plain functions
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and f"{node.name}.{item.name}" in names:
+                    item.decorator_list = []
+                    item.name = f"{node.name}__{item.name}"
+                    keep.append(item)
     scope = {}
     for other in also:  # functions the module imports from another server's app.py (mcqa's helpers)
         scope.update(load(other, []))
@@ -40,6 +46,10 @@ for group, spec in cases.items():
         fn = lambda pred, options, s=scope: s["match_label"](pred, s["candidate_labels"](options))
     elif spec["function"] == "__bunsen__":  # (text, options) -> extract_bunsen_answer with the server's allowed letters
         fn = lambda text, options, s=scope: s["extract_bunsen_answer"](text, options, s["_get_allowed_letters_from_options"](options))
+    elif spec["function"] == "__polymath__":  # tasks -> weighted metrics with math_with_judge's score function
+        scope = load(spec["module"], ["PolyMathResourcesServer._compute_weighted_pass_majority_metrics"], ())
+        score = load("resources_servers/math_with_judge/app.py", ["LibraryJudgeMathResourcesServer._math_score_fn"])["LibraryJudgeMathResourcesServer___math_score_fn"]
+        fn = lambda tasks, s=scope: s["PolyMathResourcesServer___compute_weighted_pass_majority_metrics"](tasks, score, "extracted_answer")
     elif spec["function"] == "__ragtruth__":  # (reply, think tag) -> [pred_halu, parse_fail, extracted] as verify() derives them
         def fn(raw, tag, s=scope):
             parsed = s["_parse_response"](raw, think_tag=tag)

@@ -19,6 +19,8 @@ const expected = JSON.parse(readFileSync(join(fixtures, "expected.json"), "utf8"
 
 let dir: string;
 let hub: HubServer;
+let files: ReturnType<typeof Bun.serve>;
+const instructionsUrl = () => `${files.url.origin}/QwenLM/PolyMath/main/instruction.py`;
 const saved = { ...process.env };
 
 const ctx = (name: string, args: Record<string, unknown> = {}): PrepareContext => ({ outputPath: join(dir, `${name}.jsonl`), args, download: async () => "", writeRows: async () => {}, log: () => {} });
@@ -36,6 +38,16 @@ beforeAll(async () => {
   process.env.HF_ENDPOINT = hub.url;
   process.env.NEMO_GYM_CACHE_DIR = join(dir, "cache");
   for (const k of ["HF_HUB_OFFLINE", "GYM_OFFLINE", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"]) delete process.env[k];
+  files = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(req) {
+      const path = new URL(req.url).pathname;
+      if (path === "/QwenLM/PolyMath/main/instruction.py") return new Response(readFileSync(join(fixtures, "polymath_instruction.py")));
+      if (path === "/code/instruction.py") return new Response("import os\nquery_dic = {}\n");
+      return new Response("404", { status: 404 });
+    },
+  });
   writeFileSync(join(dir, "bunsen-reconstituted.jsonl"), inputs["bunsenbench|reconstituted"]!.map((r) => JSON.stringify(r)).join("\n") + "\n");
   for (const [key, rows] of Object.entries(inputs)) {
     const [repo, config, split] = key.split("|") as [string, string, string];
@@ -46,6 +58,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   process.env = saved;
+  files.stop(true);
   await hub.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -65,6 +78,16 @@ describe("qa benchmarks: prepare writes NeMo Gym's lines", () => {
     await expect(run("bunsenbench_chemistry_mcq", { reconstituted_jsonl: join(dir, "bad-rows.jsonl") }, "bunsen-bad")).rejects.toThrow(/inconsistent answer_index/);
     for (const name of ["bunsen-none", "bunsen-404", "bunsen-bad"]) expect(existsSync(join(dir, `${name}.jsonl`))).toBe(false);
   });
+  test("polymath: every language the instruction file lists × four difficulties; the template, weight, language control", async () => {
+    expect(await run("polymath", { instructions_url: instructionsUrl() })).toBe(expected.polymath!);
+    expect(await run("polymath", { instructions_url: instructionsUrl(), languages: ["en", "zh"], language_control_mode: "forcing_en" }, "polymath-en-zh")).toBe(expected["polymath:en-zh-forcing_en"]!);
+  });
+  test("polymath: an unknown language or mode, or an instruction file with code: clear errors, nothing written", async () => {
+    await expect(run("polymath", { instructions_url: instructionsUrl(), languages: ["xx"] }, "pm-lang")).rejects.toThrow(/Unsupported languages: xx\. Supported: en, zh, de/);
+    await expect(run("polymath", { instructions_url: instructionsUrl(), language_control_mode: "loud" }, "pm-mode")).rejects.toThrow(/Unsupported language_control mode: 'loud'/);
+    await expect(run("polymath", { instructions_url: `${files.url.origin}/code/instruction.py` }, "pm-code")).rejects.toThrow(/instruction\.py line 1/);
+    for (const name of ["pm-lang", "pm-mode", "pm-code"]) expect(existsSync(join(dir, `${name}.jsonl`))).toBe(false);
+  });
   test("offline with an empty cache: refused with the prefetch hint, nothing written", async () => {
     process.env.HF_HUB_OFFLINE = "1";
     process.env.NEMO_GYM_CACHE_DIR = join(dir, "empty-cache");
@@ -81,16 +104,17 @@ describe("qa benchmarks: prepare writes NeMo Gym's lines", () => {
 });
 
 describe("qa benchmarks on the binary", () => {
-  const CASES: [benchmark: string, rollouts: number, agent: string, args: string[]][] = [
-    ["hotpotqa_closedbook", 4, "hotpotqa_closedbook_simple_agent", []],
-    ["bunsenbench_chemistry_mcq", 4 * 8, "bunsenbench_chemistry_mcq_benchmark_simple_agent", ["+prepare_script_args={reconstituted_jsonl: bunsen-reconstituted.jsonl}"]],
+  const CASES: [benchmark: string, rollouts: number, agent: string, args: () => string[]][] = [
+    ["hotpotqa_closedbook", 4, "hotpotqa_closedbook_simple_agent", () => []],
+    ["polymath", 12, "polymath_benchmark_simple_agent", () => [`+prepare_script_args={instructions_url: "${instructionsUrl()}"}`]],
+    ["bunsenbench_chemistry_mcq", 4 * 8, "bunsenbench_chemistry_mcq_benchmark_simple_agent", () => ["+prepare_script_args={reconstituted_jsonl: bunsen-reconstituted.jsonl}"]],
   ];
   test("gym list benchmarks shows them; eval prepare then eval run --benchmark against mock_model scores every rollout", async () => {
     const list = await gym(["list", "benchmarks", "--json"]);
     expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(CASES.map((c) => c[0])));
     const env = { HF_ENDPOINT: hub.url, NEMO_GYM_CACHE_DIR: join(dir, "cache-binary") };
     for (const [benchmark, rollouts, agent, args] of CASES) {
-      const prepared = await gym(["eval", "prepare", "--benchmark", benchmark, ...args], { cwd: dir, env });
+      const prepared = await gym(["eval", "prepare", "--benchmark", benchmark, ...args()], { cwd: dir, env });
       expect(prepared.stderr).not.toContain("rror");
       expect(prepared.code).toBe(0);
       const ran = await gym(["eval", "run", "--benchmark", benchmark, "--model-type", "mock_model", "-o", `runs/${benchmark}.jsonl`], { cwd: dir, env });

@@ -44,4 +44,5 @@ export const catalog: ServerCatalog = {
   spartqa: () => import("./spartqa/index.ts"),
   bunsenbench_chemistry_mcq: () => import("./bunsenbench_chemistry_mcq/index.ts"),
   ragtruth: () => import("./ragtruth/index.ts"),
+  polymath: () => import("./polymath/index.ts"),
 };
