@@ -36,7 +36,7 @@ describe("polymath: NeMo Gym's published rollouts", () => {
     expect(rollouts).toHaveLength(5);
   });
   test("gym eval reverify on the binary with NeMo Gym's materialized inputs; per-language and weighted metrics", async () => {
-    const joined = rollouts.map((r, i) => ({ ...inputs[i], ...r, _ng_task_index: inputs[i]!._ng_task_index, _ng_rollout_index: inputs[i]!._ng_rollout_index }));
+    const joined: Record<string, any>[] = rollouts.map((r, i) => ({ ...inputs[i], ...r, _ng_task_index: inputs[i]!._ng_task_index, _ng_rollout_index: inputs[i]!._ng_rollout_index }));
     const r = await reverifyPublished("polymath", joined, OUTPUTS, { force: true });
     expect(r.code).toBe(0);
     expect(r.rows.map((row) => [row._ng_task_index, row.reward, row.weight])).toEqual(joined.map((row) => [row._ng_task_index, row.reward, row.weight]));
