@@ -27,8 +27,9 @@ import io, urllib.request
 class _Body(io.BytesIO):
     def __enter__(self): return self
     def __exit__(self, *a): return False
-urllib.request.urlopen = lambda url: _Body((fixtures / "polymath_instruction.py").read_bytes())  # polymath's instruction.py
-RUNS = {"hotpotqa_closedbook": {}, "polymath": {}, "polymath:en-zh-forcing_en": {"languages": ["en", "zh"], "language_control_mode": "forcing_en"}}
+# polymath's instruction.py, imo_gradingbench's gradingbench.csv
+urllib.request.urlopen = lambda url, **_: _Body((fixtures / ("imo_gradingbench.csv" if url.endswith(".csv") else "polymath_instruction.py")).read_bytes())
+RUNS = {"hotpotqa_closedbook": {}, "polymath": {}, "polymath:en-zh-forcing_en": {"languages": ["en", "zh"], "language_control_mode": "forcing_en"}, "imo_gradingbench": {}}
 out = {}
 with tempfile.TemporaryDirectory() as tmp:
     for key, kwargs in RUNS.items():

@@ -56,4 +56,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/hotpotqa_closedbook/prepare.ts": () => import("./hotpotqa_closedbook/prepare.ts"),
   "benchmarks/bunsenbench_chemistry_mcq/prepare.ts": () => import("./bunsenbench_chemistry_mcq/prepare.ts"),
   "benchmarks/polymath/prepare.ts": () => import("./polymath/prepare.ts"),
+  "benchmarks/imo_gradingbench/prepare.ts": () => import("./imo_gradingbench/prepare.ts"),
 };

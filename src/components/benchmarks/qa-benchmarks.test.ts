@@ -44,6 +44,7 @@ beforeAll(async () => {
     fetch(req) {
       const path = new URL(req.url).pathname;
       if (path === "/QwenLM/PolyMath/main/instruction.py") return new Response(readFileSync(join(fixtures, "polymath_instruction.py")));
+      if (path === "/imobench/gradingbench.csv") return new Response(readFileSync(join(fixtures, "imo_gradingbench.csv")));
       if (path === "/code/instruction.py") return new Response("import os\nquery_dic = {}\n");
       return new Response("404", { status: 404 });
     },
@@ -88,6 +89,9 @@ describe("qa benchmarks: prepare writes NeMo Gym's lines", () => {
     await expect(run("polymath", { instructions_url: `${files.url.origin}/code/instruction.py` }, "pm-code")).rejects.toThrow(/instruction\.py line 1/);
     for (const name of ["pm-lang", "pm-mode", "pm-code"]) expect(existsSync(join(dir, `${name}.jsonl`))).toBe(false);
   });
+  test("imo_gradingbench: the superhuman CSV (quotes, commas, newlines in a field, UTF-8) as json.dumps with ASCII escapes", async () => {
+    expect(await run("imo_gradingbench", { source_url: `${files.url.origin}/imobench/gradingbench.csv` })).toBe(expected.imo_gradingbench!);
+  });
   test("offline with an empty cache: refused with the prefetch hint, nothing written", async () => {
     process.env.HF_HUB_OFFLINE = "1";
     process.env.NEMO_GYM_CACHE_DIR = join(dir, "empty-cache");
@@ -107,6 +111,7 @@ describe("qa benchmarks on the binary", () => {
   const CASES: [benchmark: string, rollouts: number, agent: string, args: () => string[]][] = [
     ["hotpotqa_closedbook", 4, "hotpotqa_closedbook_simple_agent", () => []],
     ["polymath", 12, "polymath_benchmark_simple_agent", () => [`+prepare_script_args={instructions_url: "${instructionsUrl()}"}`]],
+    ["imo_gradingbench", 3, "imo_gradingbench_imo_gradingbench_simple_agent", () => [`+prepare_script_args={source_url: "${files.url.origin}/imobench/gradingbench.csv"}`]],
     ["bunsenbench_chemistry_mcq", 4 * 8, "bunsenbench_chemistry_mcq_benchmark_simple_agent", () => ["+prepare_script_args={reconstituted_jsonl: bunsen-reconstituted.jsonl}"]],
   ];
   test("gym list benchmarks shows them; eval prepare then eval run --benchmark against mock_model scores every rollout", async () => {

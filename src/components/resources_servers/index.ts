@@ -45,4 +45,5 @@ export const catalog: ServerCatalog = {
   bunsenbench_chemistry_mcq: () => import("./bunsenbench_chemistry_mcq/index.ts"),
   ragtruth: () => import("./ragtruth/index.ts"),
   polymath: () => import("./polymath/index.ts"),
+  imo_gradingbench: () => import("./imo_gradingbench/index.ts"),
 };
