@@ -103,7 +103,11 @@ export interface PyJsonOptions {
   spaced?: boolean;
   /** Escape non-ASCII as \uXXXX like json.dumps(ensure_ascii=True); orjson writes UTF-8. */
   ensureAscii?: boolean;
+  /** Non-finite floats as Python's json.dumps writes them (`NaN`, `Infinity`, `-Infinity`) instead of orjson's `null`. */
+  pythonNonFinite?: boolean;
 }
+
+const nonFinite = (x: number, o: PyJsonOptions) => (!o.pythonNonFinite ? "null" : Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity");
 
 /**
  * Serializes like orjson / Python json: a whole JS number is an int (`3`), a PyFloat or fractional
@@ -123,10 +127,10 @@ function writeString(s: string, out: string[], ascii: boolean | undefined): void
 function write(value: unknown, depth: number, out: string[], o: PyJsonOptions): void {
   if (value === null || value === undefined) return void out.push("null");
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) return void out.push("null");
+    if (!Number.isFinite(value)) return void out.push(nonFinite(value, o));
     return void out.push(Number.isInteger(value) ? intText(value) : formatPyFloat(value));
   }
-  if (value instanceof PyFloat) return void out.push(Number.isFinite(value.value) ? formatPyFloat(value.value) : "null");
+  if (value instanceof PyFloat) return void out.push(Number.isFinite(value.value) ? formatPyFloat(value.value) : nonFinite(value.value, o));
   if (typeof value === "string") return writeString(value, out, o.ensureAscii);
   if (typeof value === "boolean") return void out.push(value ? "true" : "false");
   if (typeof value === "bigint") return void out.push(value.toString());

@@ -59,4 +59,8 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/graphwalks/prepare.ts": () => import("./graphwalks/prepare.ts"),
   "benchmarks/ruler/prepare.ts": () => import("./ruler/prepare.ts"),
   "benchmarks/ruler2/prepare.ts": () => import("./ruler2/prepare.ts"),
+  "benchmarks/hotpotqa_closedbook/prepare.ts": () => import("./hotpotqa_closedbook/prepare.ts"),
+  "benchmarks/bunsenbench_chemistry_mcq/prepare.ts": () => import("./bunsenbench_chemistry_mcq/prepare.ts"),
+  "benchmarks/polymath/prepare.ts": () => import("./polymath/prepare.ts"),
+  "benchmarks/imo_gradingbench/prepare.ts": () => import("./imo_gradingbench/prepare.ts"),
 };

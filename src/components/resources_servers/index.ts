@@ -43,4 +43,11 @@ export const catalog: ServerCatalog = {
   lc_niah: () => import("./lc_niah/index.ts"),
   ruler: () => import("./ruler/index.ts"),
   ruler2: () => import("./ruler2/index.ts"),
+  gpqa_diamond: () => import("./gpqa_diamond/index.ts"),
+  hotpotqa_qa: () => import("./hotpotqa_qa/index.ts"),
+  spartqa: () => import("./spartqa/index.ts"),
+  bunsenbench_chemistry_mcq: () => import("./bunsenbench_chemistry_mcq/index.ts"),
+  ragtruth: () => import("./ragtruth/index.ts"),
+  polymath: () => import("./polymath/index.ts"),
+  imo_gradingbench: () => import("./imo_gradingbench/index.ts"),
 };

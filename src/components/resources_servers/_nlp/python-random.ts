@@ -14,8 +14,19 @@ export class PyRandom {
 
   /** random.seed(n) for a non-negative integer below 2^32 (init_by_array with one key word). */
   seed(n: number): void {
+    this.seedKey([n >>> 0]);
+  }
+
+  /** random.seed(n) for any non-negative integer: its 32-bit words, least significant first, as the key. */
+  seedBigInt(n: bigint): void {
+    const key: number[] = [];
+    for (let rest = n < 0n ? -n : n; rest > 0n; rest >>= 32n) key.push(Number(rest & 0xffffffffn));
+    this.seedKey(key.length > 0 ? key : [0]);
+  }
+
+  /** init_by_array(key). */
+  private seedKey(key: number[]): void {
     this.initGenrand(19650218);
-    const key = [n >>> 0];
     let i = 1;
     let j = 0;
     const mt = this.mt;
