@@ -39,4 +39,5 @@ export const catalog: ServerCatalog = {
   longmemeval: () => import("./longmemeval/index.ts"),
   proof_verification: () => import("./proof_verification/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
+  calendar: () => import("./calendar/index.ts"),
 };
