@@ -40,4 +40,5 @@ export const catalog: ServerCatalog = {
   proof_verification: () => import("./proof_verification/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
   calendar: () => import("./calendar/index.ts"),
+  citation_if: () => import("./citation_if/index.ts"),
 };
