@@ -41,4 +41,5 @@ export const catalog: ServerCatalog = {
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
   calendar: () => import("./calendar/index.ts"),
   citation_if: () => import("./citation_if/index.ts"),
+  iheval: () => import("./iheval/index.ts"),
 };
