@@ -42,4 +42,5 @@ export const catalog: ServerCatalog = {
   calendar: () => import("./calendar/index.ts"),
   citation_if: () => import("./citation_if/index.ts"),
   iheval: () => import("./iheval/index.ts"),
+  multichallenge: () => import("./multichallenge/index.ts"),
 };
