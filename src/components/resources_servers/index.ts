@@ -43,4 +43,5 @@ export const catalog: ServerCatalog = {
   citation_if: () => import("./citation_if/index.ts"),
   iheval: () => import("./iheval/index.ts"),
   multichallenge: () => import("./multichallenge/index.ts"),
+  proof_judge: () => import("./proof_judge/index.ts"),
 };
