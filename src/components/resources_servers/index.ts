@@ -44,4 +44,5 @@ export const catalog: ServerCatalog = {
   iheval: () => import("./iheval/index.ts"),
   multichallenge: () => import("./multichallenge/index.ts"),
   proof_judge: () => import("./proof_judge/index.ts"),
+  swe_pivot: () => import("./swe_pivot/index.ts"),
 };

@@ -5,4 +5,5 @@ export const catalog: ServerCatalog = {
   simple_agent: () => import("./simple_agent/index.ts"),
   gymnasium_agent: () => import("./gymnasium_agent/index.ts"),
   non_executing_simple_agent: () => import("./non_executing_simple_agent/index.ts"),
+  tool_simulation_agent: () => import("./tool_simulation_agent/index.ts"),
 };

@@ -9,22 +9,15 @@ import type { JsonObject } from "../../../protocol/responses.ts";
 type JsonValue = unknown;
 import { IFEVAL } from "../_instructions/ifeval.ts";
 import { looseVariants, scoreInstructions } from "../_instructions/score.ts";
-import { pyEquals, pyJsonLoads } from "../_python/values.ts";
+import { pyEquals, pyJsonLoads, pyStr } from "../_python/values.ts";
 import { pyCompile, pyFindall } from "../_python/re.ts";
-import { pyFloatRepr } from "../_python/number.ts";
-import { pyRepr } from "../_python/errors.ts";
 import { pySplit, pyStrip } from "../_python/text.ts";
 import { rouge1, rougeL } from "./rouge.ts";
 
 /** string.punctuation. */
 export const PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 
-/** Python's str(x) for a JSON value. */
-export function pyStr(x: unknown): string {
-  if (typeof x === "string") return x;
-  if (typeof x === "number") return Number.isInteger(x) && Math.abs(x) < 1e16 ? String(x) : pyFloatRepr(x);
-  return pyRepr(x);
-}
+export { pyStr };
 
 /** `str(x or "")`: falsy values (None, "", 0, empty containers) become "". */
 function strOrEmpty(x: unknown): string {
