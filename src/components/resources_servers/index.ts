@@ -50,4 +50,10 @@ export const catalog: ServerCatalog = {
   ragtruth: () => import("./ragtruth/index.ts"),
   polymath: () => import("./polymath/index.ts"),
   imo_gradingbench: () => import("./imo_gradingbench/index.ts"),
+  calendar: () => import("./calendar/index.ts"),
+  citation_if: () => import("./citation_if/index.ts"),
+  iheval: () => import("./iheval/index.ts"),
+  multichallenge: () => import("./multichallenge/index.ts"),
+  proof_judge: () => import("./proof_judge/index.ts"),
+  swe_pivot: () => import("./swe_pivot/index.ts"),
 };

@@ -8,4 +8,5 @@ export const catalog: ServerCatalog = {
   codex_agent: () => import("./codex_agent/index.ts"),
   opencode_agent: () => import("./opencode_agent/index.ts"),
   claude_code_agent: () => import("./claude_code_agent/index.ts"),
+  tool_simulation_agent: () => import("./tool_simulation_agent/index.ts"),
 };

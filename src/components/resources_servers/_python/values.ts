@@ -1,5 +1,6 @@
 /** Python semantics for JSON values: `==` across types (True == 1 == 1.0), json.loads (NaN/Infinity), set dedupe. */
-import { PyException } from "./errors.ts";
+import { PyException, pyRepr } from "./errors.ts";
+import { pyFloatRepr } from "./number.ts";
 
 /** Python `a == b` for JSON-decoded values: bools compare as 0/1 with numbers, containers element-wise. */
 export function pyEquals(a: unknown, b: unknown): boolean {
@@ -98,4 +99,11 @@ function jsonErrorMessage(s: string): string {
   if (i === s.length || !/[[{"\-0-9tfnNI]/.test(s[i]!)) return `Expecting value: line 1 column ${i + 1} (char ${i})`;
   // Past the first character Python names the exact token it expected; we only say where parsing failed.
   return "Invalid JSON document (position not reproduced)";
+}
+
+/** str(x) for a JSON value: a string as is, a number as Python prints it (whole numbers as ints), else repr(). */
+export function pyStr(x: unknown): string {
+  if (typeof x === "string") return x;
+  if (typeof x === "number") return Number.isInteger(x) && Math.abs(x) < 1e16 ? String(x) : pyFloatRepr(x);
+  return pyRepr(x);
 }
