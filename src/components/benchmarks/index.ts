@@ -54,4 +54,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/ugphysics/prepare.ts": () => import("./ugphysics/prepare.ts"),
   "benchmarks/aalcr/prepare.ts": () => import("./aalcr/prepare.ts"),
   "benchmarks/longmemeval/prepare.ts": () => import("./longmemeval/prepare.ts"),
+  "benchmarks/spider2_lite/prepare.ts": () => import("./spider2_lite/prepare.ts"),
 };
