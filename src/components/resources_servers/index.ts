@@ -39,4 +39,5 @@ export const catalog: ServerCatalog = {
   longmemeval: () => import("./longmemeval/index.ts"),
   proof_verification: () => import("./proof_verification/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
+  imo_proofbench_judge: () => import("./imo_proofbench_judge/index.ts"),
 };
