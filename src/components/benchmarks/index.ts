@@ -55,4 +55,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/aalcr/prepare.ts": () => import("./aalcr/prepare.ts"),
   "benchmarks/longmemeval/prepare.ts": () => import("./longmemeval/prepare.ts"),
   "benchmarks/spider2_lite/prepare.ts": () => import("./spider2_lite/prepare.ts"),
+  "benchmarks/imo_proofbench/prepare.ts": () => import("./imo_proofbench/prepare.ts"),
 };
