@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { serve, type ServedApp } from "../../../runtime/serve.ts";
 import { ensureBinary, gym } from "../../../testing/binary.ts";
 import { readJsonlFile } from "../../resources_servers/_common/testing.ts";
+import { differingKeys } from "../../resources_servers/_judge/parity.ts";
 import { promptOfRequest, replayJudgeApp, textCompletion, type JudgeLookup } from "../../resources_servers/_judge/replay.ts";
 import { prepare } from "./prepare.ts";
 
@@ -63,6 +64,28 @@ describe("imo_proofbench on the binary", () => {
     expect(r.stderr).not.toContain("Error");
     expect(readFileSync(join(cwd, "benchmarks/imo_proofbench/data/imo_proofbench_benchmark.jsonl"), "utf8")).toBe(readFileSync(join(fixtures, "imo_proofbench.jsonl"), "utf8"));
   }, 60_000);
+
+  test("gym eval reverify --benchmark imo_proofbench re-scores the published rollouts exactly (every field and key order), the judge replayed", async () => {
+    const published = readJsonlFile<Row>(server, "data/example_rollouts.jsonl");
+    const tasks = readJsonlFile<Row>(server, "data/example.jsonl");
+    const used = new Set<Row>();
+    lookup = (_path, body) => {
+      const prompt = promptOfRequest(body);
+      const hit = published.find((r) => !used.has(r) && r.extracted_answer && prompt.includes(`**PROPOSED SOLUTION**\n${r.extracted_answer}`) && prompt.includes(r.problem));
+      if (hit) used.add(hit);
+      return hit && textCompletion(hit.judge_output);
+    };
+    const cwd = mkdtempSync(join(dir, "reverify-"));
+    const agent = { type: "responses_api_agents", name: "imo_proofbench_imo_proofbench_judge_simple_agent" };
+    writeFileSync(join(cwd, "inputs.jsonl"), published.map((r) => JSON.stringify({ ...Object.fromEntries(Object.keys(tasks[0]!).filter((k) => k !== "agent_ref").map((k) => [k, k in r ? r[k] : tasks[r._ng_task_index]![k]])), _ng_task_index: r._ng_task_index, _ng_rollout_index: r._ng_rollout_index, agent_ref: agent })).join("\n") + "\n");
+    writeFileSync(join(cwd, "rollouts.jsonl"), published.map((r) => JSON.stringify({ ...r, agent_ref: agent })).join("\n") + "\n");
+    const r = await gym(["eval", "reverify", "--force", "--benchmark", "imo_proofbench", "--inputs", "inputs.jsonl", "--rollouts", "rollouts.jsonl", "-o", "re.jsonl",
+      `+judge_base_url=${judge.url}/v1`, "+judge_api_key=sk-replay", "+judge_model_name=replayed-judge"], { cwd });
+    expect({ code: r.code, stderr: r.code === 0 ? "" : r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(used.size).toBe(3);
+    const got = new Map(lines(join(cwd, "unsafe_re.jsonl")).map((row) => [`${row._ng_task_index}/${row._ng_rollout_index}`, row]));
+    expect(published.map((p) => differingKeys(got.get(`${p._ng_task_index}/${p._ng_rollout_index}`)!, p))).toEqual([[], [], [], [], []]);
+  }, 120_000);
 
   test("gym eval run --benchmark imo_proofbench on replay_model (NeMo Gym's published answers) with the judge replayed: the published rewards and verdicts", async () => {
     const published = readJsonlFile<Row>(server, "data/example_rollouts.jsonl");
