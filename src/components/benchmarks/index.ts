@@ -63,4 +63,7 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/bunsenbench_chemistry_mcq/prepare.ts": () => import("./bunsenbench_chemistry_mcq/prepare.ts"),
   "benchmarks/polymath/prepare.ts": () => import("./polymath/prepare.ts"),
   "benchmarks/imo_gradingbench/prepare.ts": () => import("./imo_gradingbench/prepare.ts"),
+  "benchmarks/longmemeval/prepare.ts": () => import("./longmemeval/prepare.ts"),
+  "benchmarks/spider2_lite/prepare.ts": () => import("./spider2_lite/prepare.ts"),
+  "benchmarks/imo_proofbench/prepare.ts": () => import("./imo_proofbench/prepare.ts"),
 };

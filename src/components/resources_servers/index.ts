@@ -56,4 +56,5 @@ export const catalog: ServerCatalog = {
   multichallenge: () => import("./multichallenge/index.ts"),
   proof_judge: () => import("./proof_judge/index.ts"),
   swe_pivot: () => import("./swe_pivot/index.ts"),
+  imo_proofbench_judge: () => import("./imo_proofbench_judge/index.ts"),
 };

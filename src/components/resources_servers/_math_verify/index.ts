@@ -100,7 +100,9 @@ function numberFromString(s: string): Expr | null {
   return null;
 }
 
-function extractMatch(m: RegExpExecArray, p: Pattern): [Expr | null, string] {
+function extractMatch(m: RegExpExecArray, p: Pattern): [Candidate | null, string] {
+  // StringExtractionConfig (lowercase=True): the key lower-cased, the key as written as the fallback.
+  if (p.kind === "string") return [m.groups!.string_keys!.toLowerCase(), m.groups!.string_keys!];
   return p.kind === "latex" ? extractLatex(m) : extractExpr(m);
 }
 
@@ -150,6 +152,11 @@ function candidateEq(g: Candidate, p: Candidate): boolean {
     return a.length > 0 && b.length > 0 && a === b;
   }
   return false;
+}
+
+/** verify(gold, target): some pair of candidates is equal (float_rounding 6, strict). */
+export function verifyCandidates(gold: Candidate[], pred: Candidate[]): boolean {
+  return gold.some((g) => pred.some((p) => candidateEq(g, p)));
 }
 
 export const candidateText = (c: Candidate): string => (typeof c === "string" ? c : str(c));

@@ -1,6 +1,7 @@
 /**
  * latex2sympy2_extended 1.10.2's normalize_latex (math_normalization.py) with math-verify's
- * LatexExtractionConfig settings: boxed extraction, basic LaTeX clean-up, units, nits, malformed operators.
+ * LatexExtractionConfig settings: boxed extraction, basic LaTeX clean-up, units, nits, malformed operators; and with
+ * the config class's defaults (boxed extraction and basic clean-up only).
  */
 
 const UNITS = [
@@ -178,10 +179,9 @@ function fixSqrt(text: string): string {
   return out;
 }
 
-/** normalize_latex(text, NormalizationConfig(basic_latex, units, malformed_operators, nits, boxed=mode)). */
-export function normalizeLatex(input: string, boxed: "all" | "last"): string {
-  let text = extractBoxedContent(input, boxed);
-  text = text.replaceAll("\\mathrm{T}", "T");
+/** normalize_latex's `basic_latex` group. */
+function basicLatex(input: string): string {
+  let text = input.replaceAll("\\mathrm{T}", "T");
   text = text.replaceAll("\\mathrm{d}", "d").replaceAll("{\\rm d}", "d");
   text = text.replaceAll("\\left[\\begin{matrix}", "\\begin{bmatrix}").replaceAll("\\end{matrix}\\right]", "\\end{bmatrix}");
   text = text.replace(R_LEFT, "$1").replace(R_RIGHT, "$1");
@@ -194,6 +194,20 @@ export function normalizeLatex(input: string, boxed: "all" | "last"): string {
   });
   text = text.replaceAll("\n", " ").replaceAll("\t", " ");
   if (!text.includes("matrix")) text = text.replace(COMMAND_SLASH_FIX, "\\");
+  return text;
+}
+
+/**
+ * normalize_latex(text, NormalizationConfig) with the class itself as the config (NeMo Gym's imo_proofbench_judge
+ * math_equal): the field defaults, i.e. boxed "all" and basic_latex only.
+ */
+export function normalizeLatexDefaults(input: string): string {
+  return pyStrip(basicLatex(extractBoxedContent(input, "all")));
+}
+
+/** normalize_latex(text, NormalizationConfig(basic_latex, units, malformed_operators, nits, boxed=mode)). */
+export function normalizeLatex(input: string, boxed: "all" | "last"): string {
+  let text = basicLatex(extractBoxedContent(input, boxed));
   // units
   let t = pyStrip(text.replace(UNIT_SUPERSCRIPT, ""));
   if (t !== "" && t !== text) text = t;

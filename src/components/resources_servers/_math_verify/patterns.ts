@@ -4,7 +4,7 @@
  * a `.` without DOTALL is `[^\n]`, and every pattern keeps its priority.
  */
 
-export type TargetKind = "expr" | "latex";
+export type TargetKind = "expr" | "latex" | "string";
 export interface Pattern {
   re: RegExp;
   priority: number;

@@ -5,6 +5,7 @@
  * runtime that has none) verification runs inline.
  */
 import { type Verdict, mathVerify } from "./index.ts";
+import { mathEqual } from "./math-equal.ts";
 
 function workerUrl(): string {
   if (import.meta.url.includes("/$bunfs/")) return new URL("./components/resources_servers/_math_verify/verify-worker.ts", import.meta.url).href;
@@ -45,13 +46,24 @@ export class VerifierPool {
   }
 
   async verify(expected: string, generated: string): Promise<TimedVerdict> {
+    const verdict = await this.run<Verdict>({ expected, generated }, () => mathVerify(expected, generated), { reward: 0, extracted_answer: null });
+    return verdict ?? { reward: 0, extracted_answer: null, timed_out: true };
+  }
+
+  /** math_equal (math-equal.ts) off the event loop; `null` when it ran past the limit. */
+  mathEqual(gold: string | null, predicted: string): Promise<boolean | null> {
+    return this.run<boolean>({ kind: "math_equal", expected: gold, generated: predicted }, () => mathEqual(gold, predicted), false);
+  }
+
+  /** One job on a worker (inline without workers); `null` past the time limit, `failed` when the worker dies. */
+  private async run<T>(message: Record<string, unknown>, inline: () => T, failed: T): Promise<T | null> {
     while (this.live >= Math.min(this.maxConcurrency, this.maxWorkers)) await new Promise<void>((r) => this.waiting.push(r));
     this.live++;
     try {
       const slot = this.idle.pop() ?? this.spawn();
-      if (!slot) return mathVerify(expected, generated);
+      if (!slot) return inline();
       const id = this.nextId++;
-      const result = await new Promise<TimedVerdict | null>((resolve) => {
+      const result = await new Promise<{ value: T } | null>((resolve) => {
         const timer = setTimeout(() => {
           slot.worker.terminate();
           resolve(null);
@@ -59,18 +71,18 @@ export class VerifierPool {
         slot.worker.onmessage = (e: MessageEvent) => {
           if ((e.data as { id: number }).id !== id) return;
           clearTimeout(timer);
-          resolve((e.data as { verdict: Verdict }).verdict);
+          resolve({ value: (e.data as { verdict: T }).verdict });
         };
         slot.worker.onerror = () => {
           clearTimeout(timer);
           slot.worker.terminate();
-          resolve({ reward: 0, extracted_answer: null });
+          resolve({ value: failed });
         };
-        slot.worker.postMessage({ id, expected, generated });
+        slot.worker.postMessage({ id, ...message });
       });
-      if (result === null) return { reward: 0, extracted_answer: null, timed_out: true };
+      if (result === null) return null;
       this.idle.push(slot);
-      return result;
+      return result.value;
     } finally {
       this.live--;
       this.waiting.shift()?.();
