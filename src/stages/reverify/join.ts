@@ -6,7 +6,7 @@ import { isJudgeFailure } from "./cache.ts";
 import { State, type InputEntry, type InputsIndex } from "./inputs.ts";
 import { describeIdentity, identityOf, missingIdentityError, readRowBatches, type TextRow } from "./lines.ts";
 import type { Router } from "./route.ts";
-import { rowPromptDigest } from "../../protocol/prompt-digest.ts";
+import { answersPrompt, rowInput } from "../../protocol/prompt-digest.ts";
 
 export interface JoinCheck {
   /** Source rows that will be considered for verification (before --limit and --resume). */
@@ -63,8 +63,8 @@ export async function checkJoin(source: string, index: InputsIndex, router: Rout
         problem(`${row.source}:${row.line}: rollout ${describeIdentity(v)} has no 'response'${typeof v._ng_result_type === "string" ? ` (result type '${v._ng_result_type}')` : ""}, so there is nothing to re-verify`);
         continue;
       }
-      const prompt = rowPromptDigest(v);
-      if (prompt !== undefined && entry.prompt !== undefined && prompt !== entry.prompt) {
+      const input = rowInput(v);
+      if (input !== undefined && input !== null && entry.prompt !== undefined && !answersPrompt(entry.prompt, input)) {
         problem(`${row.source}:${row.line}: rollout ${describeIdentity(v)} answers another prompt than its input row ${index.source}:${entry.line} (the two files are from different runs?)`);
         continue;
       }
