@@ -1,10 +1,10 @@
 /**
  * The prompt of every row of a file, kept to check that a joined rollout answers its input row's prompt
- * (see `protocol/prompt-digest.ts`): per row its item count and digests, taken from the row's bytes.
+ * (see `protocol/prompt/digest.ts`): per row its item count and digests, taken from the row's bytes.
  */
 import { Span, parseSpan } from "../../jsonl/rows.ts";
-import { DigestList, digestPromptBytes, NO_PROMPT, PROMPT_FALLBACK } from "../../protocol/prompt-bytes.ts";
-import { promptDigest } from "../../protocol/prompt-digest.ts";
+import { DigestList, digestPromptBytes, NO_PROMPT, PROMPT_FALLBACK } from "../../protocol/prompt/bytes.ts";
+import { promptDigest } from "../../protocol/prompt/digest.ts";
 
 type Row = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import { emptyInput, GymError } from "../../errors.ts";
 import type { Row } from "../../jsonl/read.ts";
 import { RowReader } from "../../jsonl/rows.ts";
 import { isStream } from "../../runtime/files.ts";
-import { type Prompt, rowPrompt } from "../../protocol/prompt-digest.ts";
+import { type Prompt, rowPrompt } from "../../protocol/prompt/digest.ts";
 import { type IdentityKey, identityOf, missingIdentityError } from "./lines.ts";
 
 /** Fields copied from the materialized row onto each result, in the order they are stamped. */

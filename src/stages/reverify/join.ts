@@ -6,7 +6,7 @@ import { isJudgeFailure } from "./cache.ts";
 import { State, type InputEntry, type InputsIndex } from "./inputs.ts";
 import { describeIdentity, identityOf, missingIdentityError, readRowBatches, type TextRow } from "./lines.ts";
 import type { Router } from "./route.ts";
-import { answersPrompt, rowInput } from "../../protocol/prompt-digest.ts";
+import { answersPrompt, rowInput } from "../../protocol/prompt/digest.ts";
 
 export interface JoinCheck {
   /** Source rows that will be considered for verification (before --limit and --resume). */

@@ -1,11 +1,11 @@
 /**
- * The prompt digests of `prompt-digest.ts` taken from a row's bytes: the `input` value (valid JSON, UTF-8)
+ * The prompt digests of `digest.ts` taken from a row's bytes: the `input` value (valid JSON, UTF-8)
  * is walked where it lies, its strings hashed as the UTF-16 code units JSON.parse would give, nothing
  * decoded or built. What the walk does not cover (an item that is not an object, a key or a `type` spelled
  * with escapes, an input that is neither a list, a string nor null) it leaves to the caller
  * (`PROMPT_FALLBACK`), who parses the value and digests it with `promptDigest`: the same digests.
  */
-import { PromptHash } from "./prompt-digest.ts";
+import { PromptHash } from "./digest.ts";
 
 /** `digestPromptBytes` results beside an item count: no prompt (null), or a value for `promptDigest`. */
 export const NO_PROMPT = -2;

@@ -8,7 +8,7 @@
  *
  * A multi-turn environment (NeMo Gym's gymnasium agents) appends the turns it played to the rollout's
  * `input`: a rollout answers its input row when the input row's items are the first items of its own, so
- * a digest can be taken of a prompt's first n items (`promptDigest(input, n)`). `prompt-bytes.ts` takes
+ * a digest can be taken of a prompt's first n items (`promptDigest(input, n)`). `bytes.ts` takes
  * the same digests from a row's bytes, without parsing it.
  */
 

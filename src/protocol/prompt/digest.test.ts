@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { dumpInputItem } from "./responses-dump.ts";
-import { answersPrompt, promptDigest, promptOf } from "./prompt-digest.ts";
+import { dumpInputItem } from "../responses-dump.ts";
+import { answersPrompt, promptDigest, promptOf } from "./digest.ts";
 
 test("a prompt and the agent's dump of it have one digest; another text, role or item kind has another", () => {
   const raw = [{ role: "user", content: "What is 2+2?" }, { role: "assistant", content: [{ type: "output_text", text: "4" }] }];

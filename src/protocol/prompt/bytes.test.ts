@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { DigestList, digestPromptBytes, NO_PROMPT, PROMPT_FALLBACK } from "./prompt-bytes.ts";
-import { promptDigest } from "./prompt-digest.ts";
+import { DigestList, digestPromptBytes, NO_PROMPT, PROMPT_FALLBACK } from "./bytes.ts";
+import { promptDigest } from "./digest.ts";
 
 const encoder = new TextEncoder();
 
