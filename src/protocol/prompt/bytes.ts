@@ -5,7 +5,8 @@
  * with escapes, an input that is neither a list, a string nor null) it leaves to the caller
  * (`PROMPT_FALLBACK`), who parses the value and digests it with `promptDigest`: the same digests.
  */
-import { PromptHash } from "./digest.ts";
+import { parseSpan, type Span } from "../../jsonl/rows.ts";
+import { answersPrompt, type Prompt, PromptHash } from "./digest.ts";
 
 /** `digestPromptBytes` results beside an item count: no prompt (null), or a value for `promptDigest`. */
 export const NO_PROMPT = -2;
@@ -286,4 +287,22 @@ function stringUnits(b: Uint8Array, at: number): void {
   }
   h.h1 = h1;
   h.h2 = h2;
+}
+
+const scratch = new DigestList();
+
+/**
+ * Whether the prompt whose bytes are `span` of `bytes` answers an input row's `prompt` (the same prompt, or
+ * that prompt's items first: see `answersPrompt`); a rollout without a prompt (null) answers any.
+ */
+export function answersPromptBytes(prompt: Prompt, bytes: Uint8Array, span: Span): boolean {
+  scratch.length = 0;
+  const items = digestPromptBytes(bytes, span.start, scratch);
+  if (items === NO_PROMPT) return true;
+  if (items === PROMPT_FALLBACK) {
+    const value = parseSpan(bytes, span);
+    return value === null || answersPrompt(prompt, value);
+  }
+  if (prompt.items < 0 || items < 0) return prompt.items === items && scratch.values[0] === prompt.digest;
+  return prompt.items <= items && scratch.values[prompt.items] === prompt.digest;
 }
