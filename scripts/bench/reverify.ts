@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ServerRegistry } from "../../src/servers/registry.ts";
+import { builtinCatalogs } from "../../src/catalog/builtins.ts";
 import { replicateCase, reverifyCases } from "../../src/stages/reverify/fixtures.ts";
 import { reverify } from "../../src/stages/reverify/index.ts";
 
@@ -69,7 +70,7 @@ const instances = [
   { name: "mcqa", serverType: "resources_servers" as const, implementation: "mcqa", block: { grading_mode: null } },
   { name: "mcqa_simple_agent", serverType: "responses_api_agents" as const, implementation: "simple_agent", block: { resources_server: { type: "resources_servers", name: "mcqa" } } },
 ];
-const servers = await ServerRegistry.create([instances[0]!]);
+const servers = await ServerRegistry.create([instances[0]!], { builtins: await builtinCatalogs() });
 const output = path.join(dir, "reverified.jsonl");
 const timed = async (disableAggregation: boolean) => {
   const t = performance.now();
@@ -77,6 +78,12 @@ const timed = async (disableAggregation: boolean) => {
   return { report, seconds: (performance.now() - t) / 1000 };
 };
 const verifyOnly = await timed(true);
+// --resume of a run cut short after 90% of its rows (the 10% left are verified; the rest is skipped by identity).
+const keptRows = fs.readFileSync(output, "utf8").split("\n").filter(Boolean);
+fs.writeFileSync(output, keptRows.slice(0, Math.floor(keptRows.length * 0.9)).map((l) => `${l}\n`).join(""));
+const resumeStart = performance.now();
+const resumed = await reverify({ inputs: files.inputs, rollouts: files.rollouts, output, instances, servers, concurrency, disableAggregation: true, resume: true });
+const resumeSeconds = (performance.now() - resumeStart) / 1000;
 const verifyPeakMb = (process.resourceUsage?.().maxRSS ?? 0) / 1024;
 const full = await timed(false);
 await servers.close();
@@ -86,6 +93,7 @@ const rate = (n: number, s: number) => `${Math.round(n / s).toLocaleString("en-U
 const meanReward = (full.report.metrics?.[0]?.key_metrics as Record<string, unknown> | undefined)?.["mean/reward"];
 console.log(`  bare JSON.parse + stringify loop      ${bareSeconds.toFixed(2).padStart(6)} s ${rate(bareRows, bareSeconds)}`);
 console.log(`  gym reverify, --disable-aggregation   ${verifyOnly.seconds.toFixed(2).padStart(6)} s ${rate(verifyOnly.report.verified, verifyOnly.seconds)}  (${(bareSeconds / verifyOnly.seconds).toFixed(2)}× the bare loop)`);
+console.log(`  gym reverify --resume, 10% left       ${resumeSeconds.toFixed(2).padStart(6)} s   ${resumed.verified.toLocaleString("en-US")} verified, ${resumed.skipped.done.toLocaleString("en-US")} skipped  (${(bareSeconds / resumeSeconds).toFixed(2)}× the bare loop's time over the whole file)`);
 console.log(`  gym reverify + aggregate metrics      ${full.seconds.toFixed(2).padStart(6)} s ${rate(full.report.verified, full.seconds)}  (${(bareSeconds / full.seconds).toFixed(2)}× the bare loop)`);
 console.log(`  scored ${full.report.succeeded.toLocaleString("en-US")}, mean/reward ${meanReward}; peak RSS ${verifyPeakMb.toFixed(0)} MB while verifying (the inputs index), ${peakMb.toFixed(0)} MB with metrics (the server's /aggregate_metrics over every row)`);
 fs.rmSync(dir, { recursive: true, force: true });

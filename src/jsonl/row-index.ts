@@ -94,6 +94,77 @@ export async function refreshRowIndex(index: RowIndex, options: RowIndexOptions 
   return refreshIndex(base, stat, options);
 }
 
+/**
+ * The row index of the rows a caller's own pass over `file` found (its offsets and lengths, in file order),
+ * for the file as it was when the pass began (`stillCurrent` tells whether it changed since). Not cached.
+ */
+export class RowIndexBuilder {
+  private readonly index: Index;
+
+  constructor(file: string) {
+    const stat = statOf(file);
+    this.index = new Index(file, new Float64Array(1024), new Uint32Array(1024), 0, stat.size, stat.mtimeMs, stat.size, "", "");
+  }
+
+  push(offset: number, length: number): number {
+    this.index.push(offset, length);
+    return this.index.count - 1;
+  }
+
+  build(): RowIndex {
+    return this.index;
+  }
+}
+
+/** Whether the file still has the size and mtime its index describes. */
+export function stillCurrent(index: RowIndex): boolean {
+  const stat = fs.statSync(index.file, { throwIfNoEntry: false });
+  return stat !== undefined && stat.size === index.size && stat.mtimeMs === index.mtimeMs;
+}
+
+/**
+ * The rows numbered `rows` (ascending) as text, read in blocks that span neighbouring rows (a sparse pick
+ * reads only near its rows: a gap of more than 64 KB starts a new read).
+ */
+export function* readRowsAt(index: RowIndex, rows: ArrayLike<number>, count = rows.length): Generator<{ i: number; text: string }> {
+  const decoder = new TextDecoder();
+  const fd = fs.openSync(index.file, "r");
+  try {
+    let buffer = new Uint8Array(CHUNK);
+    for (let k = 0; k < count; ) {
+      const first = rows[k]!;
+      const from = index.offset(first);
+      let last = k;
+      for (;;) {
+        const next = rows[last + 1];
+        if (last + 1 >= count || next === undefined) break;
+        const prevEnd = index.offset(rows[last]!) + index.length(rows[last]!);
+        if (index.offset(next) - prevEnd > GAP || index.offset(next) + index.length(next) - from > buffer.length) break;
+        last++;
+      }
+      const span = index.offset(rows[last]!) + index.length(rows[last]!) - from;
+      if (span > buffer.length) buffer = new Uint8Array(span);
+      let n = 0;
+      while (n < span) {
+        const got = fs.readSync(fd, buffer, n, span - n, from + n);
+        if (got === 0) break;
+        n += got;
+      }
+      for (let j = k; j <= last; j++) {
+        const at = index.offset(rows[j]!) - from;
+        const text = decoder.decode(buffer.subarray(at, Math.min(n, at + index.length(rows[j]!))));
+        yield { i: rows[j]!, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+      }
+      k = last + 1;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Bytes between picked rows beyond which readRowsAt reads again rather than through them. */
+const GAP = 64 * 1024;
+
 /** The bytes of row i, read by range. */
 export function readRowBytes(index: RowIndex, i: number): Uint8Array {
   if (!(i >= 0 && i < index.count)) throw new GymError("E_USAGE", `${index.file}: no row ${i} (the file has ${index.count} rows).`);

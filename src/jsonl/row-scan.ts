@@ -22,10 +22,23 @@ export const SKIPPED_STRING = new Skipped("string");
 export const SKIPPED_OBJECT = new Skipped("object");
 export const SKIPPED_ARRAY = new Skipped("array");
 
+/** A member asked for as bytes: where its value lies in the scanned block (`RowBatch.bytes`), checked, not built. */
+export class Span {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+  ) {}
+  toJSON(): never {
+    throw new Error("a byte span was serialised: the row shape must ask for the value");
+  }
+}
+
 /** What to take from an object: members parsed whole, objects descended into; other strings kept or skipped. */
 export interface ObjectShape {
   /** Members parsed whole (plain JSON values, numbers as JS numbers). */
   whole?: ReadonlySet<string>;
+  /** Members given as a Span of their bytes (the value's grammar checked, nothing built). */
+  spans?: ReadonlySet<string>;
   /** Object members read with their own shape (e.g. `response` → `usage`). */
   nested?: ReadonlyMap<string, ObjectShape>;
   /** Keep string members (default: Skipped markers; a row's long texts are never copied). */
@@ -50,6 +63,7 @@ interface Key {
   text: string;
   inner: ObjectShape | undefined;
   whole: boolean;
+  span: boolean;
   /** The shape a small object under this key is parsed whole with (made at first use). */
   plain?: ObjectShape;
   /** Other keys seen at the same member position (files that mix row layouts), and how many the head holds. */
@@ -411,7 +425,7 @@ export class RowScanner {
       if (k === undefined) {
         const from = this.at + 1;
         const text = this.string();
-        k = { bytes: b.slice(from, this.at - 1), text, inner: shape.nested?.get(text), whole: shape.whole?.has(text) === true };
+        k = { bytes: b.slice(from, this.at - 1), text, inner: shape.nested?.get(text), whole: shape.whole?.has(text) === true, span: shape.spans?.has(text) === true };
         // Only keys without escapes: their bytes are their text.
         if (!this.escaped && member < 64) {
           if (head === undefined) keys[member] = k;
@@ -424,7 +438,11 @@ export class RowScanner {
       this.ws();
       let v: unknown;
       const c = b[this.at];
-      if (c === 34 && keepStrings) {
+      if (k.span) {
+        const start = this.at;
+        this.value(false);
+        v = new Span(start, this.at);
+      } else if (c === 34 && keepStrings) {
         const last = k.lastBytes;
         if (last !== undefined && sameBytes(b, this.at + 1, last)) (v = k.lastText), (this.at += last.length + 2);
         else {
@@ -451,6 +469,13 @@ export class RowScanner {
       this.fail(d === undefined || d === 10 ? "unexpected end of line (the row is cut short)" : `expected ',' or '}', found ${describe(b, this.at)}`);
     }
   }
+}
+
+/** The value of bytes [start, end) (valid JSON, NaN and Infinity allowed), as `RowScanner.whole` gives it. */
+export function parseSpan(bytes: Uint8Array, span: Span): unknown {
+  const scanner = new RowScanner(true);
+  scanner.reset(bytes.subarray(0, span.end), span.start);
+  return scanner.whole();
 }
 
 /** A fresh shape for an object parsed whole: every member kept, numbers plain (each key position its own key cache). */

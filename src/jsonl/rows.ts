@@ -33,7 +33,7 @@ import { isAscii, isUtf8 } from "node:buffer";
 import { type ObjectShape, RowScanner, ScanError, SKIPPED_OBJECT, Skipped, textOf } from "./row-scan.ts";
 import { firstInvalidByte, invalidUtf8 } from "../text/utf8.ts";
 
-export { SKIPPED_ARRAY, SKIPPED_OBJECT, SKIPPED_STRING, Skipped } from "./row-scan.ts";
+export { parseSpan, SKIPPED_ARRAY, SKIPPED_OBJECT, SKIPPED_STRING, Skipped, Span } from "./row-scan.ts";
 
 export interface FieldCheck {
   type: "index" | "number" | "object" | "string";
@@ -47,6 +47,8 @@ export interface FieldCheck {
 
 export interface RowShape {
   whole?: string[];
+  /** Members given as a `Span` of their bytes in `RowBatch.bytes` (checked JSON, nothing built). */
+  spans?: string[];
   nested?: Record<string, RowShape>;
   strings?: boolean;
   wholeRest?: boolean;
@@ -72,6 +74,8 @@ export interface RowBatch {
   lengths: number[];
   /** Some row of the batch began with a BOM (the bytes keep it; the row was read without it). */
   bom: boolean;
+  /** The block the rows were read from (`Span`s point into it; valid while the batch is current). */
+  bytes: Uint8Array;
   text(i: number): string;
 }
 
@@ -100,7 +104,7 @@ function compile(shape: RowShape, checks: Record<string, FieldCheck>): ObjectSha
     }
     if (check.type === "string") (level as { strings?: boolean }).strings = true;
   }
-  return { whole: new Set(shape.whole ?? []), nested, strings: shape.strings === true, wholeRest: shape.wholeRest === true };
+  return { whole: new Set(shape.whole ?? []), spans: shape.spans ? new Set(shape.spans) : undefined, nested, strings: shape.strings === true, wholeRest: shape.wholeRest === true };
 }
 
 const encoder = new TextEncoder();
@@ -123,7 +127,7 @@ export class RowReader {
   constructor(shape: RowShape = {}) {
     this.checks = Object.entries(shape.checks ?? {}).map(([name, check]) => ({ name, path: name.split("."), check, missing: `${name} is missing`, isNull: `${name} is null`, test: PASSES[check.type] }));
     this.json = shape.json === true;
-    if (this.json && (this.checks.length > 0 || shape.nested || shape.whole || shape.strings || shape.wholeRest)) throw new Error("RowReader: json rows take no checks and no projection");
+    if (this.json && (this.checks.length > 0 || shape.nested || shape.whole || shape.spans || shape.strings || shape.wholeRest)) throw new Error("RowReader: json rows take no checks and no projection");
     this.shape = this.json ? { strings: true, wholeRest: true, plain: true } : compile(shape, shape.checks ?? {});
     this.scanner = new RowScanner(shape.nonFinite !== false);
     this.markBad = shape.badLines === "mark";
@@ -196,7 +200,7 @@ export class RowReader {
       line++;
     }
     this.nextLine = line;
-    return { rows, lines, offsets, lengths, bom, text: (i) => textOf(bytes, offsets[i]! - base, offsets[i]! - base + lengths[i]!) };
+    return { rows, lines, offsets, lengths, bom, bytes, text: (i) => textOf(bytes, offsets[i]! - base, offsets[i]! - base + lengths[i]!) };
   }
 
   /** `scan` for json rows: JSON.parse of each line's text (decoded once per block), the scanner for a line it refuses. */
@@ -240,7 +244,7 @@ export class RowReader {
       line++;
     }
     this.nextLine = line;
-    return { rows, lines, offsets, lengths, bom, text: (i) => textOf(bytes, offsets[i]! - base, offsets[i]! - base + lengths[i]!) };
+    return { rows, lines, offsets, lengths, bom, bytes, text: (i) => textOf(bytes, offsets[i]! - base, offsets[i]! - base + lengths[i]!) };
   }
 
   private warn(message: string): void {

@@ -19,7 +19,7 @@ import { sortedOrder } from "../aggregate/order.ts";
 import { NameIds, RowIndex } from "../aggregate/rows.ts";
 import { collectGarbage } from "../../runtime/gc.ts";
 import { sampleText } from "./sample.ts";
-import { rowPromptDigest } from "../../protocol/prompt-digest.ts";
+import { RowPrompts } from "./prompts.ts";
 import { isStackOverflow, tooDeepError } from "../../jsonl/json-depth.ts";
 import { SampleBytes } from "./sample-bytes.ts";
 
@@ -66,8 +66,8 @@ interface Keyed {
   index: RowIndex;
   agents: NameIds;
   table: RolloutTable | null;
-  /** Each row's prompt digest (NaN: no prompt), to check that joined rows belong together. */
-  prompts: number[];
+  /** Each row's prompt, to check that joined rows belong together. */
+  prompts: RowPrompts;
 }
 
 async function indexFile(source: string, what: string, needAgent: boolean, log?: (message: string) => void): Promise<Keyed> {
@@ -76,7 +76,7 @@ async function indexFile(source: string, what: string, needAgent: boolean, log?:
   if (source !== "-" && !fs.existsSync(source)) {
     throw new GymError("E_INPUT_NOT_FOUND", `Input file not found: '${source}' (${what}). Check the path is spelled correctly.`);
   }
-  const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true, spool: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable({ spool: true }), prompts: [] };
+  const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true, spool: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable({ spool: true }), prompts: new RowPrompts(!needAgent) };
   try {
     await scanInto(k, needAgent, log);
     if (k.index.rows === 0) throw emptyInput(shown, what);
@@ -93,60 +93,27 @@ async function indexFile(source: string, what: string, needAgent: boolean, log?:
 }
 
 const REQUIRED_KEYS = { [TASK_INDEX]: { type: "index", required: true }, [ROLLOUT_INDEX]: { type: "index", required: true } } as const;
-const INPUT_SHAPE: RowShape = { checks: { ...SCORED_CHECKS, reward: { type: "number", null: "allow" }, ...REQUIRED_KEYS, "agent_ref.name": { type: "string", required: true } } };
-const ROLLOUT_SHAPE: RowShape = statsShape({ ...SCORED_CHECKS, ...REQUIRED_KEYS });
-/** The same rows without the reader's checks (see scanInto): the shapes read `agent_ref` as the checks made them do. */
-const unchecked = (shape: RowShape): RowShape => ({ ...shape, checks: undefined, nested: { ...shape.nested, agent_ref: { strings: true }, responses_create_params: { whole: ["input"] } } });
-const INPUT_READ = unchecked(INPUT_SHAPE);
-const ROLLOUT_READ = unchecked(ROLLOUT_SHAPE);
+/** The prompt is read as bytes, digested where it lies (see prompt-bytes.ts). */
+const PROMPT_SPAN: Record<string, RowShape> = { responses_create_params: { spans: ["input"] } };
+const INPUT_SHAPE: RowShape = { checks: { ...SCORED_CHECKS, reward: { type: "number", null: "allow" }, ...REQUIRED_KEYS, "agent_ref.name": { type: "string", required: true } }, nested: PROMPT_SPAN };
+const ROLLOUT_STATS = statsShape({ ...SCORED_CHECKS, ...REQUIRED_KEYS });
+const ROLLOUT_SHAPE: RowShape = { ...ROLLOUT_STATS, nested: { ...ROLLOUT_STATS.nested, ...PROMPT_SPAN } };
 
-const MAX_INDEX = Number.MAX_SAFE_INTEGER;
-const isIndex = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_INDEX;
-const isPlain = (v: unknown): v is Row => typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
-
-/** Whether an input row passes INPUT_SHAPE's checks for sure (false: let the checking reader decide). */
-function inputPasses(row: Row): boolean {
-  const agent = row.agent_ref;
-  const reward = row.reward;
-  return isIndex(row[TASK_INDEX]) && isIndex(row[ROLLOUT_INDEX]) && isPlain(agent) && typeof agent.name === "string" && (reward === undefined || reward === null || typeof reward === "number" || reward instanceof PyFloat);
-}
-
-/** Whether a rollout row passes ROLLOUT_SHAPE's checks with no warning for sure (false: let the checking reader decide). */
-function rolloutPasses(row: Row): boolean {
-  const agent = row.agent_ref;
-  const reward = row.reward;
-  return isIndex(row[TASK_INDEX]) && isIndex(row[ROLLOUT_INDEX]) && (agent === undefined || (isPlain(agent) && (agent.name === undefined || typeof agent.name === "string"))) && Number.isFinite(reward instanceof PyFloat ? reward.value : reward);
-}
-
-/**
- * Reads a file's rows into `k`. The row reader's per-row checks cost ~40% of reading a short row, so rows
- * are read without them and checked here by what they hold; a row that may fail (or warn) is read again by a
- * reader with the checks, which throws the error (or counts the warning) a checked read would have. If the
- * unchecked read itself fails (bad JSON), a checked read of the file reports the first error in file order.
- */
+/** Reads a file's rows into `k`, each row's fields checked by the reader (file:line errors, counted warnings). */
 async function scanInto(k: Keyed, needAgent: boolean, log?: (message: string) => void): Promise<void> {
-  const shape = needAgent ? INPUT_SHAPE : ROLLOUT_SHAPE;
-  const checker = new RowReader(shape);
-  const reader = new RowReader(needAgent ? INPUT_READ : ROLLOUT_READ);
-  let checking = false;
-  try {
-    for await (const batch of reader.batches(k.file, { shown: k.shown })) {
-      const { rows, lines, offsets, lengths } = batch;
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        if (!(needAgent ? inputPasses(row) : rolloutPasses(row))) (checking = true), checker.line(batch.text(i), k.shown, lines[i]!), (checking = false);
-        const agent = needAgent ? k.agents.id((row.agent_ref as Row).name as string) : -1;
-        k.index.push(0, lines[i]!, offsets[i]!, lengths[i]!, agent, row[TASK_INDEX] as number, row[ROLLOUT_INDEX] as number);
-        k.prompts.push(rowPromptDigest(row) ?? NaN);
-        k.table?.add(row);
-      }
+  const reader = new RowReader(needAgent ? INPUT_SHAPE : ROLLOUT_SHAPE);
+  const prompts = k.prompts;
+  for await (const batch of reader.batches(k.file, { shown: k.shown })) {
+    const { rows, lines, offsets, lengths, bytes } = batch;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      const agent = needAgent ? k.agents.id((row.agent_ref as Row).name as string) : -1;
+      k.index.push(0, lines[i]!, offsets[i]!, lengths[i]!, agent, row[TASK_INDEX] as number, row[ROLLOUT_INDEX] as number);
+      prompts.add(row, bytes);
+      k.table?.add(row);
     }
-  } catch (error) {
-    if (checking || !(error instanceof GymError)) throw error;
-    for await (const _ of new RowReader(shape).batches(k.file, { shown: k.shown }));
-    throw error;
   }
-  for (const warning of rewardWarnings(checker, k.shown)) log?.(warning);
+  for (const warning of rewardWarnings(reader, k.shown)) log?.(warning);
 }
 
 function sortKeys(k: Keyed, what: string): Int32Array {
@@ -235,9 +202,7 @@ function refuseOtherPrompts(inputs: Keyed, results: Keyed, ro: Int32Array, input
   for (let m = 0; m < matched; m++) {
     const r = ro[m]!;
     const i = inputOf[m]!;
-    const a = results.prompts[r]!;
-    const b = inputs.prompts[i]!;
-    if (a !== a || b !== b || a === b) continue;
+    if (results.prompts.answers(r, inputs.prompts, i)) continue;
     if (count++ < 5) shown.push(`${results.shown}:${results.index.lineOf(r)} and ${inputs.shown}:${inputs.index.lineOf(i)} (rollout (${results.table!.task[r]}, ${results.table!.rollout[r]}))`);
   }
   if (count === 0) return;

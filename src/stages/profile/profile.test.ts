@@ -33,6 +33,14 @@ describe("profile reproduces NeMo Gym's published reward profiles", () => {
   }
 });
 
+test("multi-turn environments (NeMo Gym's gymnasium agents append the turns they played to the rollout's input) join their input rows", async () => {
+  for (const name of ["blackjack", "grl_sokoban", "grl_tetris"]) {
+    const dir = tmp();
+    const report = await profileRollouts({ inputs: fixturePath(name, "example_rollouts_materialized_inputs.jsonl"), rollouts: fixturePath(name, "example_rollouts.jsonl"), outputBase: path.join(dir, "r.jsonl") });
+    expect(report.summary.completed_rollout_rows).toBe(5);
+  }
+});
+
 describe("§7C partial mode", () => {
   const inputs = [0, 1].flatMap((t) => [0, 1].map((r) => JSON.stringify({ _ng_task_index: t, _ng_rollout_index: r, agent_ref: { name: "math_agent" }, prompt: `q${t}` })));
   const rollouts = [

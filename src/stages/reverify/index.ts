@@ -11,10 +11,11 @@ import { acquireRunLock, type RunLock } from "../../outputs/lock.ts";
 import { runPaths } from "../../outputs/paths.ts";
 import { repairTornTail } from "../../outputs/repair.ts";
 import type { ServerDirectory } from "../../servers/client.ts";
-import { isJudgeFailure, loadResumeCache, markPresent, resumeSkips, seedSuccesses } from "./cache.ts";
-import { State, loadInputs, type InputsIndex } from "./inputs.ts";
-import { checkJoin } from "./join.ts";
-import { type IdentityKey, identityOf, readTextRows } from "./lines.ts";
+import { loadResumeCache, markPresent, seedSuccesses } from "./cache.ts";
+import { loadInputs, type InputsIndex } from "./inputs.ts";
+import { checkJoin, type Picked } from "./join.ts";
+import type { IdentityKey } from "./lines.ts";
+import { pickedRows } from "./picked.ts";
 import { writeReverifyMetrics } from "./metrics.ts";
 import { guardMessage, reverifyModes, Router, type ReverifyMode, type RouteInstance } from "./route.ts";
 import { failedCallRow, verifyOne, type VerifyJob, type VerifyOutcome } from "./verify.ts";
@@ -111,7 +112,7 @@ async function reverifyFrom(o: ReverifyOptions, index: InputsIndex, rolloutsFile
     });
   }
   if (judge && !sourceExists) log.warn(`No failures sidecar at ${source}: there are no judge failures to recover.`);
-  const joined = sourceExists ? await checkJoin(source, index, router, { judge }) : { candidates: 0, servers: new Set<string>() };
+  const joined = sourceExists ? await checkJoin(source, index, router, { judge }) : { candidates: 0, servers: new Set<string>(), picked: undefined };
 
   if (!judge && joined.candidates === 0) throw emptyInput(o.rollouts === "-" ? "<stdin>" : o.rollouts, "--rollouts");
   // The guard runs before the first /verify and before any output file is touched.
@@ -150,7 +151,7 @@ async function reverifyFrom(o: ReverifyOptions, index: InputsIndex, rolloutsFile
       metrics: null,
     };
     const progress = progressReporter(Math.min(joined.candidates, o.limit ?? Infinity), log);
-    const aborted = await verifyAll(o, source, sourceExists, index, paths, report, maxAttempts, log, progress);
+    const aborted = await verifyAll(o, source, joined.picked, index, paths, report, maxAttempts, log, progress);
     // The inputs index is the run's largest table; the metrics request must not have to share memory with it.
     index.entries.clear();
     if (aborted) throw aborted;
@@ -169,29 +170,15 @@ async function reverifyFrom(o: ReverifyOptions, index: InputsIndex, rolloutsFile
   }
 }
 
-/** Streams the source again, verifies the picked rows under the concurrency limit and routes every answer to disk. Returns the error that ended the run, if any. */
-async function verifyAll(o: ReverifyOptions, source: string, exists: boolean, index: InputsIndex, paths: ReturnType<typeof runPaths>, report: ReverifyReport, maxAttempts: number, log: NonNullable<ReverifyOptions["log"]>, progress: () => void): Promise<GymError | undefined> {
-  if (!exists) return undefined;
+/** Reads the picked rows again (by range), verifies them under the concurrency limit and routes every answer to disk. Returns the error that ended the run, if any. */
+async function verifyAll(o: ReverifyOptions, source: string, maybePicked: Picked | undefined, index: InputsIndex, paths: ReturnType<typeof runPaths>, report: ReverifyReport, maxAttempts: number, log: NonNullable<ReverifyOptions["log"]>, progress: () => void): Promise<GymError | undefined> {
+  if (!maybePicked) return undefined;
+  const picked = maybePicked;
   let stop: GymError | undefined;
   const judge = !!o.judgeFailedOnly;
   async function* jobs(): AsyncGenerator<VerifyJob> {
-    let considered = 0;
-    for await (const row of readTextRows(source)) {
+    for (const { entry, row } of pickedRows(source, picked, { judge, limit: o.limit, resume: !!o.resume, maxAttempts, progress })) {
       if (stop || o.signal?.aborted) return;
-      if (judge && !isJudgeFailure(row.value)) continue;
-      const entry = index.entries.get(identityOf(row.value) ?? "");
-      if (!entry || !(entry.state & State.joined)) {
-        if (judge) continue;
-        throw new GymError("E_INPUT_SCHEMA", `${row.source}:${row.line}: this row was not in ${source} when it was checked; the file changed during the run.`, { hint: "Do not modify the rollouts while reverify runs; run it again." });
-      }
-      if (judge && entry.state & (State.done | State.picked)) continue;
-      entry.state |= State.picked;
-      if (o.limit !== undefined && considered >= o.limit) return;
-      considered++;
-      if (o.resume && resumeSkips(entry.state, entry.attempts, maxAttempts)) {
-        progress();
-        continue;
-      }
       yield { entry, rollout: row.value, source: row.source, line: row.line };
     }
   }

@@ -8,7 +8,7 @@ import { emptyInput, GymError } from "../../errors.ts";
 import type { Row } from "../../jsonl/read.ts";
 import { RowReader } from "../../jsonl/rows.ts";
 import { isStream } from "../../runtime/files.ts";
-import { rowPromptDigest } from "../../protocol/prompt-digest.ts";
+import { type Prompt, rowPrompt } from "../../protocol/prompt/digest.ts";
 import { type IdentityKey, identityOf, missingIdentityError } from "./lines.ts";
 
 /** Fields copied from the materialized row onto each result, in the order they are stamped. */
@@ -47,8 +47,8 @@ export interface InputEntry {
   state: number;
   /** The resources server its payload routes to (resolved once). */
   server?: string;
-  /** The digest of its prompt (see `promptDigest`), to check that the rollout joined with it answers that prompt. */
-  prompt?: number;
+  /** Its prompt (see `promptDigest`), to check that the rollout joined with it answers that prompt. */
+  prompt?: Prompt;
 }
 
 /** The inputs file as it was read: a row read back later must come from the same bytes. */
@@ -133,7 +133,7 @@ export async function loadInputs(file: string): Promise<InputsIndex> {
         }
         stamps[k] = v;
       }
-      entries.set(key, { file: place, offset: offsets[i]!, length: lengths[i]!, text: place ? undefined : batch.text(i), line: lines[i]!, stamps, hasResponse: Object.hasOwn(value, "response"), joinedAt: 0, attempts: 0, state: 0, prompt: rowPromptDigest(value) });
+      entries.set(key, { file: place, offset: offsets[i]!, length: lengths[i]!, text: place ? undefined : batch.text(i), line: lines[i]!, stamps, hasResponse: Object.hasOwn(value, "response"), joinedAt: 0, attempts: 0, state: 0, prompt: rowPrompt(value) });
     }
   }
   if (entries.size === 0) throw emptyInput(source, "--inputs");

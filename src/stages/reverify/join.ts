@@ -6,19 +6,32 @@ import { isJudgeFailure } from "./cache.ts";
 import { State, type InputEntry, type InputsIndex } from "./inputs.ts";
 import { describeIdentity, identityOf, missingIdentityError, readRowBatches, type TextRow } from "./lines.ts";
 import type { Router } from "./route.ts";
-import { rowPromptDigest } from "../../protocol/prompt-digest.ts";
+import { answersPrompt } from "../../protocol/prompt/digest.ts";
+import { answersPromptBytes } from "../../protocol/prompt/bytes.ts";
+import { Span } from "../../jsonl/rows.ts";
+import { RowIndexBuilder, type RowIndex } from "../../jsonl/row-index.ts";
 
 export interface JoinCheck {
   /** Source rows that will be considered for verification (before --limit and --resume). */
   candidates: number;
   /** Resources servers those rows route to (the guard asks exactly these). */
   servers: Set<string>;
+  /** The source's row index and the rows that joined (ascending row numbers, with their line numbers): the verify pass reads only these. */
+  picked: Picked;
+}
+
+/** The rows that joined, in file order: row numbers in the source's row index, line numbers, input entries. */
+export interface Picked {
+  index: RowIndex;
+  rows: Int32Array;
+  lines: Int32Array;
+  entries: InputEntry[];
 }
 
 const SHOWN = 10;
 
-/** The prompt of a rollout row, read to check that it is the prompt of the input row it joins. */
-const PROMPT_FIELDS = { responses_create_params: { whole: ["input"] } };
+/** The prompt of a rollout row, read as bytes to check that it is the prompt of the input row it joins. */
+const PROMPT_FIELDS = { responses_create_params: { spans: ["input"] } };
 
 /** The members of a verify-source row the join reads (the rest is skipped, not built). */
 const JOIN_FIELDS = ["_ng_task_index", "_ng_rollout_index", "_ng_result_type", "_ng_failure_class"] as const;
@@ -38,10 +51,17 @@ export async function checkJoin(source: string, index: InputsIndex, router: Rout
     problemCount++;
     if (problems.length < SHOWN) problems.push(text);
   };
+  const rowIndex = new RowIndexBuilder(source);
+  const entries: InputEntry[] = [];
+  let rows: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  let lines: Int32Array<ArrayBuffer> = new Int32Array(1024);
   // Only what the join looks at is parsed: the indices, the result and failure types (response: its presence and null).
   for await (const batch of readRowBatches(source, JOIN_FIELDS, false, PROMPT_FIELDS)) {
-    for (const row of batch) {
+    const { offsets, lengths, bytes } = batch.batch;
+    for (let b = 0; b < batch.length; b++) {
+      const row = batch[b]!;
       const v = row.value;
+      const r = rowIndex.push(offsets[b]!, lengths[b]!);
       if (options.judge) {
         if (isEvidenceRow(v)) continue;
         if (Object.hasOwn(v, "stage_index")) throw multiStageError(row);
@@ -63,14 +83,17 @@ export async function checkJoin(source: string, index: InputsIndex, router: Rout
         problem(`${row.source}:${row.line}: rollout ${describeIdentity(v)} has no 'response'${typeof v._ng_result_type === "string" ? ` (result type '${v._ng_result_type}')` : ""}, so there is nothing to re-verify`);
         continue;
       }
-      const prompt = rowPromptDigest(v);
-      if (prompt !== undefined && entry.prompt !== undefined && prompt !== entry.prompt) {
+      if (entry.prompt !== undefined && !answersPromptOf(entry.prompt, v, bytes)) {
         problem(`${row.source}:${row.line}: rollout ${describeIdentity(v)} answers another prompt than its input row ${index.source}:${entry.line} (the two files are from different runs?)`);
         continue;
       }
       entry.state |= State.joined;
       entry.joinedAt = row.line;
       servers.add(routeEntry(entry, router, index.source));
+      if (candidates === rows.length) (rows = grown(rows)), (lines = grown(lines));
+      rows[candidates] = r;
+      lines[candidates] = row.line;
+      entries.push(entry);
       candidates++;
     }
   }
@@ -80,7 +103,21 @@ export async function checkJoin(source: string, index: InputsIndex, router: Rout
       hint: "Pass the rollouts and the materialized inputs of the same `gym eval run` (joined on _ng_task_index, _ng_rollout_index), each identity once.",
     });
   }
-  return { candidates, servers };
+  return { candidates, servers, picked: { index: rowIndex.build(), rows: rows.subarray(0, candidates), lines: lines.subarray(0, candidates), entries } };
+}
+
+/** Whether a rollout row's prompt (a Span of the batch's bytes, or absent) answers its input row's. */
+function answersPromptOf(prompt: NonNullable<InputEntry["prompt"]>, v: Row, bytes: Uint8Array): boolean {
+  const params = v.responses_create_params;
+  const input = params !== null && typeof params === "object" ? (params as Row).input : undefined;
+  if (input instanceof Span) return answersPromptBytes(prompt, bytes, input);
+  return input === undefined || input === null || answersPrompt(prompt, input);
+}
+
+function grown(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 /** The resources server of an input row (the payload is the input row, so its stamps decide), cached on the entry. */

@@ -3,7 +3,7 @@ import { GymError } from "../../errors.ts";
 import { issueError, type Row } from "../../jsonl/read.ts";
 import { locateJsonError } from "../../jsonl/json-error.ts";
 import { readLines } from "../../jsonl/lines.ts";
-import { RowReader, type RowShape } from "../../jsonl/rows.ts";
+import { type RowBatch, RowReader, type RowShape } from "../../jsonl/rows.ts";
 
 /** One row of a JSONL file: parsed value, the exact line text (without its newline), where it came from. */
 export interface TextRow {
@@ -21,40 +21,48 @@ export async function* readTextRows(file: string, options: { allowTruncatedTail?
   const source = file === "-" ? "<stdin>" : file;
   for await (const { text, line, terminated } of readLines(file)) {
     if (isBlank(text)) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      const problem = locateJsonError(text) ?? { column: 1, message: "invalid JSON" };
-      const torn = !terminated && (problem.column > text.length || problem.message.startsWith("unexpected end") || problem.message === "unterminated string");
-      if (torn && options.allowTruncatedTail) continue;
-      throw issueError({
-        source,
-        line,
-        column: problem.column,
-        kind: torn ? "truncated" : "invalid-json",
-        message: torn ? `the last line is cut off (${text.length} characters, no final newline): a writer was probably killed mid-row` : `invalid JSON: ${problem.message}`,
-      });
-    }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      throw issueError({ source, line, column: 1, kind: "not-an-object", message: `expected a JSON object, found ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}` });
-    }
-    yield { value: value as Row, text, source, line };
+    const row = parseTextRow(text, source, line, terminated, options.allowTruncatedTail === true);
+    if (row) yield row;
   }
+}
+
+/** One line's row, or undefined for a torn last line when `allowTruncatedTail`; a malformed line stops with file:line:column. */
+export function parseTextRow(text: string, source: string, line: number, terminated: boolean, allowTruncatedTail: boolean): TextRow | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const problem = locateJsonError(text) ?? { column: 1, message: "invalid JSON" };
+    const torn = !terminated && (problem.column > text.length || problem.message.startsWith("unexpected end") || problem.message === "unterminated string");
+    if (torn && allowTruncatedTail) return undefined;
+    throw issueError({
+      source,
+      line,
+      column: problem.column,
+      kind: torn ? "truncated" : "invalid-json",
+      message: torn ? `the last line is cut off (${text.length} characters, no final newline): a writer was probably killed mid-row` : `invalid JSON: ${problem.message}`,
+    });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw issueError({ source, line, column: 1, kind: "not-an-object", message: `expected a JSON object, found ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}` });
+  }
+  return { value: value as Row, text, source, line };
 }
 
 /**
  * The rows of a file in batches, read by the row reader: only the `fields` named are parsed (as JSON.parse
  * gives them), other scalars kept, strings, objects and arrays skipped (their presence and JSON type stay).
- * Same file:line errors as readTextRows; `text` is the row's exact text when `withText` (else "").
+ * Same file:line errors as readTextRows; `text` is the row's exact text when `withText` (else ""); `batch`:
+ * the reader's batch (offsets, lengths, bytes).
  */
-export async function* readRowBatches(file: string, fields: readonly string[], withText = false, nested?: RowShape["nested"]): AsyncGenerator<TextRow[]> {
+export async function* readRowBatches(file: string, fields: readonly string[], withText = false, nested?: RowShape["nested"]): AsyncGenerator<TextRow[] & { batch: RowBatch }> {
   const source = file === "-" ? "<stdin>" : file;
   const reader = new RowReader({ whole: [...fields], nested });
   for await (const batch of reader.batches(file, { shown: source })) {
     const { rows, lines } = batch;
-    const out: TextRow[] = new Array(rows.length);
+    const out = new Array(rows.length) as TextRow[] & { batch: RowBatch };
     for (let i = 0; i < rows.length; i++) out[i] = { value: rows[i]!, text: withText ? batch.text(i) : "", source, line: lines[i]! };
+    out.batch = batch;
     yield out;
   }
 }
