@@ -1,6 +1,6 @@
 /** runCollection: the durable `gym eval run` — lock, inventory, dispatch, route every outcome to disk, score, exit code. */
 import * as fs from "node:fs";
-import { readRows, type Row } from "../jsonl/read.ts";
+import type { Row } from "../jsonl/read.ts";
 import { CoalescingAppender, JsonlAppender, toJsonLine } from "../jsonl/write.ts";
 import type { ServerDirectory } from "../servers/client.ts";
 import { collect, type CollectEvent, type DispatchRequest } from "../stages/collect.ts";
@@ -99,9 +99,9 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   if (options.resolvedConfigYaml !== undefined) fs.writeFileSync(paths.resolvedConfig, options.resolvedConfigYaml);
   const maxAttempts = maxRolloutAttempts(log.warn);
   const reserved = await readReservations(inventory.manifest, paths.attempts);
-  const store = await loadStore(paths.rollouts, paths.failures, reserved, options.retryTerminalTimeouts);
-  const expected = inventory.rows.map(identityKey);
-  const plan = planDispatch(inventory.rows, store, maxAttempts, options.dispatchLongestFirst);
+  // The whole run's cost is tallied as rows are written (rollouts, then failures: the files' order), and so is the
+  // health check (none with --output -): neither reads the files again at the end. The rows already on disk (a
+  // resume) reach both, and a budget, from the store's one pass over them.
   const prices = options.prices ?? priceTable();
   const tally = new CostTally(prices);
   let budget: Budget | undefined;
@@ -110,16 +110,27 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     // A budget is for the whole run: what earlier invocations spent counts.
     budget = new Budget(options.budget, prices);
   }
-  // The whole run's cost is tallied as rows are written (rollouts, then failures: the files' order); rows already on
-  // disk (a resume) are read once here, as `gym eval status` reads them, and seed a budget too.
   const wholeCost = new RunCostTally(prices);
-  for (const [file, kind] of [[paths.rollouts, "rollout"], [paths.failures, "failure"]] as const) {
-    if (!fs.existsSync(file)) continue;
-    for await (const row of readRows(file, { allowTruncatedTail: true, lenient: true })) {
-      budget?.seed(row);
-      wholeCost.add(row, kind);
-    }
+  const health = options.stdoutRows ? undefined : new LiveHealthCheck(paths.rollouts);
+  let store: Map<string, Outcome>;
+  try {
+    store = await loadStore(paths.rollouts, paths.failures, reserved, options.retryTerminalTimeouts, {
+      rollout: (row, line) => {
+        budget?.seed(row); // a budget is for the whole run: what earlier invocations spent counts
+        wholeCost.add(row, "rollout");
+        health?.addRead(row, line);
+      },
+      failure: (row) => {
+        budget?.seed(row);
+        wholeCost.add(row, "failure");
+      },
+    });
+  } catch (error) {
+    health?.abort();
+    throw error;
   }
+  const expected = inventory.rows.map(identityKey);
+  const plan = planDispatch(inventory.rows, store, maxAttempts, options.dispatchLongestFirst);
   if (inventory.resumed) log.info(resumeSummary(inventory.rows.length, store, plan.length, maxAttempts, expected));
   else log.info(`Collecting ${plan.length} rollouts (${new Set(inventory.rows.map((r) => r._ng_task_index)).size} tasks) at concurrency ${options.concurrency}.`);
 
@@ -128,9 +139,6 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   // The rollouts file exists from here on, even if no rollout succeeds: recovery (`reverify --judge-failed-only`)
   // and every reader expect the run's own file, empty or not.
   fs.closeSync(fs.openSync(paths.rollouts, "a"));
-  // The health check is fed by the writer (no re-read at the end); with --output - no report is made.
-  const health = options.stdoutRows ? undefined : new LiveHealthCheck(paths.rollouts);
-  await health?.seed();
   const rollouts = CoalescingAppender.open(paths.rollouts);
   const failures = CoalescingAppender.open(paths.failures);
   const journal = AttemptJournal.open(paths.attempts);

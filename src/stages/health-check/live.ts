@@ -1,14 +1,11 @@
 /**
  * The health check of a rollouts file fed by its writer: `gym eval run` hands each row over as it appends it,
  * so the end of a run writes the verdicts and the quality summary without reading the file again. Rows already
- * in the file when the run starts (a resume) are read once, first, exactly as `healthCheck()` reads them; the
- * reports are then byte for byte what `healthCheck()` on the finished file writes.
+ * in the file when the run starts (a resume) come first, from the one pass the resume inventory makes over them;
+ * the reports are then byte for byte what `healthCheck()` on the finished file writes.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { healthReportPaths } from "../../outputs/paths.ts";
-import { HEALTH_CHECKS, statsShape } from "../../jsonl/rollout-rows.ts";
-import { RowReader, UNREADABLE } from "../../jsonl/rows.ts";
 import { ByteWriter } from "../aggregate/copy.ts";
 import { at, HealthTally, type QualitySummary } from "./tally.ts";
 
@@ -34,19 +31,12 @@ export class LiveHealthCheck {
     this.verdicts = new ByteWriter(reports.rolloutVerdicts);
   }
 
-  /** Checks the rows the file holds now (read as `healthCheck()` reads them), before any row is added. */
-  async seed(): Promise<void> {
-    if (!fs.existsSync(this.file) || fs.statSync(this.file).size === 0) return;
-    const reader = new RowReader({ ...statsShape(HEALTH_CHECKS, true), badLines: "mark" });
-    const out = this.verdicts.out;
-    for await (const { rows, lines } of reader.batches(this.file)) {
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        this.line = lines[i]!;
-        if (row === UNREADABLE) out.text(this.tally.unreadable(at(0, this.line)));
-        else this.verdict(row);
-      }
-    }
+  /** A row already in the file when the run started (as JSON.parse gave it), in file order, with its line number. */
+  addRead(row: Row, line: number): void {
+    this.line = line;
+    if (this.rejected) return;
+    if (!readable(row)) this.rejected = true;
+    else this.verdict(row);
   }
 
   /** The row just appended as the file's next line (the object whose JSON the line is). */
