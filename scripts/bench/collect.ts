@@ -7,9 +7,14 @@
  * Knobs: GYM_BENCH_ROLLOUTS (20000), GYM_BENCH_RUNS (1: raw and gym interleaved this many times, medians printed),
  * GYM_BENCH_PEER=/path/to/gym (another build, e.g. a copy of the session-start binary, measured beside dist/gym in
  * the same runs).
+ *
+ * Scale mode: `bun scripts/bench/collect.ts --rollouts 1000000` runs one collection of that many rollouts against the
+ * mock (concurrency 256) and prints its throughput per tenth of the run (flat is the goal: no O(n) work per rollout),
+ * its peak RSS (goal < 500 MB), then cuts the last tenth of the rollouts file off (as a killed run leaves it) and
+ * times `--resume` from its start to its first new rollout on disk (goal < 5 s).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeMcqaDataset } from "../../src/testing/datasets.ts";
@@ -32,6 +37,12 @@ async function startMock(latencyMs: number): Promise<{ url: string; proc: ChildP
 function gymArgs(url: string, input: string, output: string, concurrency: number, repeats: number): string[] {
   return ["eval", "run", "--resources-server", "mcqa", "--model-type", "openai_model", "--model", "mock", "--model-url", `${url}/v1`, "--model-api-key", "x",
     "--input", input, "--num-repeats", String(repeats), "--concurrency", String(concurrency), "--output", output, "--disable-aggregation"];
+}
+
+const scaleAt = process.argv.indexOf("--rollouts");
+if (scaleAt > 0) {
+  await scaleRun(Number(process.argv[scaleAt + 1]));
+  process.exit(0);
 }
 
 const dir = mkdtempSync(join(tmpdir(), "gym-bench-collect-"));
@@ -107,3 +118,80 @@ writeMcqaDataset(input, rollouts / 4);
   }
 }
 rmSync(dir, { recursive: true, force: true });
+
+/** Lines in a file (newline bytes), counted from `from` on: returns the new count and the size read up to. */
+function countLines(path: string, from: number, lines: number): [number, number] {
+  if (!existsSync(path)) return [lines, from];
+  const size = statSync(path).size;
+  if (size <= from) return [lines, from];
+  const fd = openSync(path, "r");
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  let at = from;
+  while (at < size) {
+    const n = readSync(fd, buffer, 0, Math.min(buffer.length, size - at), at);
+    if (n <= 0) break;
+    for (let i = 0; i < n; i++) if (buffer[i] === 10) lines++;
+    at += n;
+  }
+  closeSync(fd);
+  return [lines, at];
+}
+
+async function scaleRun(total: number): Promise<void> {
+  if (!(total >= 40 && total % 4 === 0)) throw new Error("--rollouts N needs a multiple of 4, at least 40");
+  const dir = mkdtempSync(join(tmpdir(), "gym-bench-scale-"));
+  const input = join(dir, "tasks.jsonl");
+  writeMcqaDataset(input, total / 4);
+  const { url, proc } = await startMock(0);
+  const output = join(dir, "r", "rollouts.jsonl");
+  const args = gymArgs(url, input, output, 256, 4);
+  const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  console.log(`scale: ${total.toLocaleString("en-US")} rollouts, concurrency 256, mock on loopback; load average before: ${load()}`);
+  const usage = join(dir, "usage.txt");
+  const started = performance.now();
+  const run = timeTool ? spawn(timeTool, ["-f", "%M %U %S", "-o", usage, binary, ...args], { stdio: "ignore" }) : spawn(binary, args, { stdio: "ignore" });
+  const exited = new Promise<number>((resolve) => run.on("exit", (code) => resolve(code ?? 1)));
+  let done = false;
+  void exited.then(() => (done = true));
+  // The time each tenth of the rollouts was on disk.
+  const marks: number[] = [];
+  let lines = 0;
+  let read = 0;
+  let first = NaN;
+  while (!done) {
+    await new Promise((r) => setTimeout(r, 200));
+    [lines, read] = countLines(output, read, lines);
+    const now = (performance.now() - started) / 1000;
+    if (lines > 0 && Number.isNaN(first)) first = now;
+    while (marks.length < 10 && lines >= ((marks.length + 1) * total) / 10) marks.push(now);
+  }
+  const code = await exited;
+  const wall = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`gym eval run (${total} rollouts) exited ${code}`);
+  [lines, read] = countLines(output, read, lines);
+  while (marks.length < 10) marks.push(wall);
+  const [rssKb, user, system] = timeTool ? readFileSync(usage, "utf8").trim().split("\n").pop()!.split(" ").map(Number) : [NaN, NaN, NaN];
+  const rates = marks.map((t, i) => total / 10 / (t - (i === 0 ? first : marks[i - 1]!)));
+  console.log(`  throughput per tenth (rollouts/s): ${rates.map((r) => r.toFixed(0)).join(", ")} (the first tenth timed from the first row on disk, ${first.toFixed(2)} s after launch)`);
+  console.log(`  last tenth / first tenth: ${((100 * rates[9]!) / rates[0]!).toFixed(0)} % (goal: flat); all ${total.toLocaleString("en-US")} in ${wall.toFixed(1)} s; ${(((user! + system!) * 1000) / total).toFixed(3)} ms CPU per rollout`);
+  console.log(`  peak RSS: ${(rssKb! / 1024).toFixed(0)} MB (goal < 500 MB); load average after: ${load()}`);
+  // A killed run: the last tenth of the rollouts is not on disk. --resume reads the inventory and dispatches it again.
+  const text = readFileSync(output);
+  let cut = 0;
+  for (let i = 0, seen = 0; i < text.length; i++) if (text[i] === 10 && ++seen === total - total / 10) cut = i + 1;
+  truncateSync(output, cut);
+  const resumeStarted = performance.now();
+  const resume = spawn(binary, [...args, "--resume"], { stdio: "ignore" });
+  const resumeExited = new Promise<number>((resolve) => resume.on("exit", (c) => resolve(c ?? 1)));
+  let firstResumed = NaN;
+  while (Number.isNaN(firstResumed) && performance.now() - resumeStarted < 120_000) {
+    if (statSync(output).size > cut) firstResumed = (performance.now() - resumeStarted) / 1000;
+    else await new Promise((r) => setTimeout(r, 10));
+  }
+  const resumeCode = await resumeExited;
+  const resumeWall = (performance.now() - resumeStarted) / 1000;
+  proc.kill();
+  if (resumeCode !== 0) throw new Error(`gym eval run --resume exited ${resumeCode}`);
+  console.log(`  --resume with ${(total / 10).toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rollouts left: first new rollout on disk ${firstResumed.toFixed(2)} s after start (goal < 5 s); done in ${resumeWall.toFixed(1)} s`);
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -24,7 +24,15 @@ export function attemptOf(row: Row): number {
 }
 
 /** Reads both files and the reservations into the newest outcome per identity. Torn last lines are ignored. */
-export async function loadStore(rolloutsPath: string, failuresPath: string, reserved: Map<string, number>, retryTerminalTimeouts = false): Promise<Map<string, Outcome>> {
+/** What else reads the rows on disk in the store's one pass over them (a resume's health check and cost). */
+export interface StoreReaders {
+  /** Each rollout row as JSON.parse gave it, with its line number, in file order. */
+  rollout?: (row: Row, line: number) => void;
+  /** Each failure row (evidence rows too), in file order. */
+  failure?: (row: Row) => void;
+}
+
+export async function loadStore(rolloutsPath: string, failuresPath: string, reserved: Map<string, number>, retryTerminalTimeouts = false, readers: StoreReaders = {}): Promise<Map<string, Outcome>> {
   const store = new Map<string, Outcome>();
   const offer = (id: string, outcome: Outcome) => {
     const current = store.get(id);
@@ -32,10 +40,14 @@ export async function loadStore(rolloutsPath: string, failuresPath: string, rese
     else if (outcome.attempt === current.attempt && !(current.kind === "success" && outcome.kind !== "success")) store.set(id, outcome);
   };
   for await (const { value } of readIfExists(failuresPath)) {
+    readers.failure?.(value);
     if (isEvidenceRow(value)) continue;
     offer(identityKey(value), failureOutcome(value, retryTerminalTimeouts));
   }
-  for await (const { value } of readIfExists(rolloutsPath)) offer(identityKey(value), { kind: "success", attempt: attemptOf(value) });
+  for await (const { value, line } of readIfExists(rolloutsPath)) {
+    readers.rollout?.(value, line);
+    offer(identityKey(value), { kind: "success", attempt: attemptOf(value) });
+  }
   for (const [id, attempt] of reserved) {
     const current = store.get(id);
     if (!current || current.attempt < attempt) store.set(id, { kind: "missing", attempt });

@@ -1,6 +1,6 @@
 /** runCollection: the durable `gym eval run` — lock, inventory, dispatch, route every outcome to disk, score, exit code. */
 import * as fs from "node:fs";
-import { readRows, type Row } from "../jsonl/read.ts";
+import type { Row } from "../jsonl/read.ts";
 import { CoalescingAppender, JsonlAppender, toJsonLine } from "../jsonl/write.ts";
 import type { ServerDirectory } from "../servers/client.ts";
 import { collect, type CollectEvent, type DispatchRequest } from "../stages/collect.ts";
@@ -17,7 +17,10 @@ import type { RunSettings } from "./settings.ts";
 import { StatusWriter } from "./status.ts";
 import { Budget, callsSpent, type BudgetLimits } from "./budget.ts";
 import { modelCallUsage, usageSince } from "../servers/calls/accounting.ts";
-import { CostTally, costFilePath, formatUsd, priceTable, tallyFiles, type PriceTable, type RunCost } from "../stages/cost/index.ts";
+import { CostTally, costFilePath, formatUsd, priceTable, type PriceTable, type RunCost } from "../stages/cost/index.ts";
+import { LiveHealthCheck } from "../stages/health-check/live.ts";
+import type { QualitySummary } from "../stages/health-check/tally.ts";
+import { RunCostTally } from "./run-cost.ts";
 import { writeJsonAtomic } from "../jsonl/write.ts";
 import { EXIT } from "../errors.ts";
 import { eligibility, loadStore, maxRolloutAttempts, type Outcome } from "../outputs/store.ts";
@@ -76,6 +79,8 @@ export interface CollectionResult {
   budgetStop: string | null;
   /** The model calls this process made during the run (in-process model servers: policy and judges). */
   modelCalls: { calls: number; usd: number; tokens: number; unpriced: string[] };
+  /** The rollouts file's health report, made as rows were written (undefined: none made, e.g. with --output -). */
+  health?: QualitySummary | { error: string };
 }
 
 export async function runCollection(options: CollectionOptions): Promise<CollectionResult> {
@@ -94,9 +99,9 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   if (options.resolvedConfigYaml !== undefined) fs.writeFileSync(paths.resolvedConfig, options.resolvedConfigYaml);
   const maxAttempts = maxRolloutAttempts(log.warn);
   const reserved = await readReservations(inventory.manifest, paths.attempts);
-  const store = await loadStore(paths.rollouts, paths.failures, reserved, options.retryTerminalTimeouts);
-  const expected = inventory.rows.map(identityKey);
-  const plan = planDispatch(inventory.rows, store, maxAttempts, options.dispatchLongestFirst);
+  // The whole run's cost is tallied as rows are written (rollouts, then failures: the files' order), and so is the
+  // health check (none with --output -): neither reads the files again at the end. The rows already on disk (a
+  // resume) reach both, and a budget, from the store's one pass over them.
   const prices = options.prices ?? priceTable();
   const tally = new CostTally(prices);
   let budget: Budget | undefined;
@@ -104,8 +109,28 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     Budget.checkPriced(options.budget, options.models ?? [], prices);
     // A budget is for the whole run: what earlier invocations spent counts.
     budget = new Budget(options.budget, prices);
-    for (const file of [paths.rollouts, paths.failures]) if (fs.existsSync(file)) for await (const row of readRows(file, { allowTruncatedTail: true, lenient: true })) budget.seed(row);
   }
+  const wholeCost = new RunCostTally(prices);
+  const health = options.stdoutRows ? undefined : new LiveHealthCheck(paths.rollouts);
+  let store: Map<string, Outcome>;
+  try {
+    store = await loadStore(paths.rollouts, paths.failures, reserved, options.retryTerminalTimeouts, {
+      rollout: (row, line) => {
+        budget?.seed(row); // a budget is for the whole run: what earlier invocations spent counts
+        wholeCost.add(row, "rollout");
+        health?.addRead(row, line);
+      },
+      failure: (row) => {
+        budget?.seed(row);
+        wholeCost.add(row, "failure");
+      },
+    });
+  } catch (error) {
+    health?.abort();
+    throw error;
+  }
+  const expected = inventory.rows.map(identityKey);
+  const plan = planDispatch(inventory.rows, store, maxAttempts, options.dispatchLongestFirst);
   if (inventory.resumed) log.info(resumeSummary(inventory.rows.length, store, plan.length, maxAttempts, expected));
   else log.info(`Collecting ${plan.length} rollouts (${new Set(inventory.rows.map((r) => r._ng_task_index)).size} tasks) at concurrency ${options.concurrency}.`);
 
@@ -135,6 +160,8 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     reserved.set(request.id, request.attempt);
     await journal.reserve(request.id, request.attempt);
   };
+  let healthDone = false;
+  let healthReport: CollectionResult["health"];
   try {
     for await (const event of collect(budget ? budget.gate(plan, abort.signal) : plan, {
       agents: options.agents,
@@ -156,6 +183,9 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       status.touch(event.kind === "success" && progressed === false);
       if (event.kind === "success" || (event.kind === "failure" && outcome?.kind === "failure" && outcome.terminal)) progressed = true;
     }
+    failures.flush(); // the health summary reads the failures sidecar (for missing rollouts)
+    healthReport = await finishHealth(health);
+    healthDone = true;
   } finally {
     options.signal?.removeEventListener("abort", onOuterAbort);
     progress.finish();
@@ -164,6 +194,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     writeManifest(paths.manifest, foldReservations(inventory.manifest, reserved));
     fs.rmSync(paths.attempts, { force: true });
     status.write();
+    if (!healthDone) health?.abort();
   }
   if (options.signal?.aborted && !abortedBy) abortedBy = "interrupted";
   if (unroutedAfterStop > 0) log.warn(`${unroutedAfterStop} more rollouts in flight failed the same way while the run stopped (see ${paths.failures}).`);
@@ -174,11 +205,14 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     switch (event.kind) {
       case "success":
         rollouts.writeLine(rolloutLine(event.row));
+        wholeCost.add(event.row, "rollout");
+        health?.add(event.row);
         await options.stdoutRows?.writeLine(rolloutLine(event.row));
         progress.success(event.row.reward);
         return { kind: "success", attempt };
       case "failure": {
         failures.writeLine(toJsonLine(event.row));
+        wholeCost.add(event.row, "failure");
         const cls = String(event.row._ng_failure_class);
         failuresByClass[cls] = (failuresByClass[cls] ?? 0) + 1;
         progress.failure();
@@ -188,10 +222,14 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       }
       case "drained":
         notStarted++;
-        if (options.recordOmittedRollouts) failures.writeLine(toJsonLine(event.row));
+        if (options.recordOmittedRollouts) {
+          failures.writeLine(toJsonLine(event.row));
+          wholeCost.add(event.row, "failure");
+        }
         return undefined;
       case "unrouted":
         failures.writeLine(toJsonLine(event.row));
+        wholeCost.add(event.row, "failure");
         if (abortedBy === null) {
           progress.log(`run stopping at ${id}: ${event.message.slice(0, 200)}`);
           abortedBy = `a /run call failed (${id}): ${event.message.slice(0, 300)}`;
@@ -216,14 +254,13 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     cost: null,
     budgetStop: budget?.stoppedBy ?? null,
     modelCalls: callsSpent(usageSince(callsAtStart), prices),
+    health: healthReport,
   };
-  // The whole run's cost, from the rows on disk (as `gym eval status` reads it), beside the rollouts.
-  if (fs.existsSync(paths.rollouts) || fs.existsSync(paths.failures)) {
-    const whole = (await tallyFiles([paths.rollouts, paths.failures], prices)).summary();
-    if (whole.rows_with_usage > 0) {
-      result.cost = whole;
-      writeJsonAtomic(costFilePath(paths.rollouts), whole, 2);
-    }
+  // The whole run's cost (every row on disk, as `gym eval status` reads it), beside the rollouts.
+  const whole = wholeCost.summary();
+  if (whole.rows_with_usage > 0) {
+    result.cost = whole;
+    writeJsonAtomic(costFilePath(paths.rollouts), whole, 2);
   }
   const scored = await scoreRun({
     rolloutsPath: paths.rollouts,
@@ -254,6 +291,16 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   // Stopped at the budget with rollouts left: 77 whatever else the run says, so a pipeline can tell it apart.
   if (result.budgetStop && result.exitCode !== EXIT.failure && expected.some((id) => store.get(id)?.kind !== "success")) result.exitCode = EXIT.budgetStopped;
   return result;
+}
+
+/** The writer-fed health report: the summary, or why there is none (an empty file, as `healthCheck()` says it). */
+async function finishHealth(health: LiveHealthCheck | undefined): Promise<CollectionResult["health"]> {
+  if (!health) return undefined;
+  try {
+    return (await health.finish()) ?? undefined;
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
 }
 
 /** The progress line's cost: $ so far (the whole run's under a budget) and a projection over the rest; tokens when nothing has a price. */

@@ -34,7 +34,10 @@ export async function printSummary(result: CollectionResult, paths: RunPaths, to
   if (calls.calls > 0) out.push(`Model calls (this process, policy and judges): ${calls.calls}, ${calls.tokens.toLocaleString("en-US")} tokens${calls.unpriced.length === 0 ? `, ${formatUsd(calls.usd)}` : ""}.`);
   const limits = modelCallsSummary();
   if (limits) out.push(limits);
-  if (fs.existsSync(paths.rollouts) && !toStdout) {
+  if (result.health && !toStdout) {
+    // Made while the rows were written: the file is not read again.
+    out.push("error" in result.health ? `Rollout health: not checked (${result.health.error})` : (await import("../stages/health-check/index.ts")).healthSummaryLine(result.health));
+  } else if (fs.existsSync(paths.rollouts) && !toStdout) {
     try {
       const { healthCheck, healthSummaryLine } = await import("../stages/health-check/index.ts");
       out.push(healthSummaryLine(await healthCheck({ runDir: paths.dir, rolloutsFile: basename(paths.rollouts) })));

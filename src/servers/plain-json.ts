@@ -28,6 +28,15 @@ export function isPlainJson(value: unknown): boolean {
 const PLAIN = new WeakSet<object>();
 const MARK_DEPTH = 2;
 
+/**
+ * Marks what JSON.parse just made of a body that came over the wire (an upstream model's answer) as plain, so a
+ * direct call hands it on without walking it. A parse is plain JSON but for one value: `-0` (JSON.parse keeps
+ * it, a round trip makes it 0), which every writer writes as `0` anyway.
+ */
+export function markParsed(value: unknown): void {
+  if (typeof value === "object" && value !== null) PLAIN.add(value);
+}
+
 function plain(v: unknown, depth = 0): boolean {
   switch (typeof v) {
     case "string":

@@ -5,6 +5,7 @@
 import { ServerCallError } from "../client.ts";
 import { fetchText, type TextExchange } from "../fetch-text.ts";
 import { modelCallCounters } from "./counters.ts";
+import { markParsed } from "../plain-json.ts";
 import { retryAfterMs } from "./headers.ts";
 import type { AttemptOutcome, Ticket } from "./limiter.ts";
 import { endpointOf, limiterFor } from "./limiters.ts";
@@ -93,6 +94,7 @@ export async function sendModelCall<T = Record<string, unknown>>(url: string, bo
       modelCallCounters.succeeded++;
       try {
         const value = JSON.parse(exchange!.text) as T;
+        markParsed(value);
         if (status === 200) options.keep?.(exchange!.text, value);
         return value;
       } catch (error) {
