@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { GymError } from "../../../errors.ts";
 import { hfDownload } from "../../../download/index.ts";
 import { pyStrip } from "../../resources_servers/_python/text.ts";
-import { decodeIgnoringErrors, zipEntries } from "../aalcr/zip.ts";
+import { readZipFiles } from "../../../download/zip.ts";
+import { decodeUtf8IgnoringErrors } from "../../../text/utf8.ts";
 import { type Row, requireColumns } from "../_hub-rows.ts";
 import { writeCounted } from "../_long-context.ts";
 import type { PrepareContext } from "../_prepare.ts";
@@ -32,13 +33,13 @@ export function walkOrder(paths: string[]): string[] {
 }
 
 /** Every row of every file of the archive, each file a JSON array; keys a row lacks are None, as `datasets` gives them. */
-export function archiveRows(bytes: Uint8Array): Row[] {
-  const entries = new Map(zipEntries(bytes, ARCHIVE).map((e) => [e.name, e.data]));
+export function archiveRows(archive: string): Row[] {
+  const entries = new Map(readZipFiles(archive).map((e) => [e.name, e.data]));
   const rows: Row[] = [];
   for (const name of walkOrder([...entries.keys()])) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(decodeIgnoringErrors(entries.get(name)!));
+      parsed = JSON.parse(decodeUtf8IgnoringErrors(entries.get(name)!));
     } catch (error) {
       throw new GymError("E_INPUT_JSON", `${ARCHIVE}: ${name} is not JSON: ${(error as Error).message}`, { hint: "Delete the cached archive and prepare again." });
     }
@@ -52,7 +53,7 @@ export function archiveRows(bytes: Uint8Array): Row[] {
 export async function prepare(context: PrepareContext): Promise<string> {
   const file = { repoId: HF_REPO_ID, path: ARCHIVE, revision: "main" };
   context.log(`Downloading LongCodeBench LongCodeQA (${HF_REPO_ID}/${ARCHIVE})...`);
-  const entries = archiveRows(new Uint8Array(readFileSync(await hfDownload(file, { log: context.log }))));
+  const entries = archiveRows(await hfDownload(file, { log: context.log }));
   requireColumns(entries, ["prompt", "correct_letter", "repo", "prompt_goal", "is_hard"], file);
   const question = (e: Row) => pyStrip(String(e.prompt)) + POSTFIX;
   return writeCounted(

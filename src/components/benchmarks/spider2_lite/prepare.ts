@@ -14,7 +14,7 @@ import { GymError } from "../../../errors.ts";
 import { stringifyPython } from "../../../metrics/pyjson.ts";
 import { writeFileAtomic } from "../../../runtime/files.ts";
 import { databaseRoot, ensureDatabases } from "../../resources_servers/_sql/databases.ts";
-import { unzip } from "../../resources_servers/_sql/zip.ts";
+import { unzip } from "../../../download/zip.ts";
 import { SPIDER2_LITE_URL, spider2Source } from "../../resources_servers/spider2_lite/index.ts";
 import type { PrepareContext } from "../_prepare.ts";
 import { parseCsv } from "../gpqa/csv.ts";

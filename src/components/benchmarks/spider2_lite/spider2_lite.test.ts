@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { ensureBinary, gym } from "../../../testing/binary.ts";
-import { makeZip } from "../../resources_servers/_sql/make-zip.ts";
+import { makeZip } from "../../../testing/make-zip.ts";
 import { csvRows, parseValue } from "./python-csv.ts";
 import { prepare } from "./prepare.ts";
 
