@@ -39,5 +39,5 @@
 export { judgeConfigFields, type JudgeConfig, type ModelServerRef } from "./config.ts";
 export { Judge, setJudgeProbe, type JudgeExchange, type JudgeProbe } from "./call.ts";
 export { fillPrompt, promptFromYaml, promptTemplatesFromYaml, pyFormat, readPromptFile, type PromptTemplates } from "./prompts.ts";
-export { chatText, lastAssistantText, lastOutputText, lastUserText } from "./text.ts";
+export { chatText, lastAssistantText, lastOutputText, lastUserText, stripThinking } from "./text.ts";
 export { JudgeError } from "../../../servers/resources/index.ts";

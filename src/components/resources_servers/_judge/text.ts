@@ -57,3 +57,17 @@ export function chatText(completion: JsonObject): string {
   const content = (choice?.message as JsonObject | undefined)?.content;
   return typeof content === "string" && content ? pyStrip(content) : "";
 }
+
+/**
+ * `<think>…</think>` and `<thinking>…</thinking>` blocks removed, then everything up to a leftover closing tag, then
+ * stripped: frontierscience_judge's and imo_proofbench_judge's reading (other servers port their own app.py's rule).
+ */
+export function stripThinking(text: string): string {
+  return pyStrip(
+    text
+      .replace(/<think>[\s\S]*?<\/think>/g, "")
+      .replace(/<thinking>[\s\S]*?<\/thinking>/g, "")
+      .replace(/^[\s\S]*?<\/think>/, "")
+      .replace(/^[\s\S]*?<\/thinking>/, ""),
+  );
+}

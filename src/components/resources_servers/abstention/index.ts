@@ -10,7 +10,7 @@ import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { pyCompile } from "../_python/re.ts";
 import { pyCollapseSpace, pyStrip } from "../_python/text.ts";
 import { Judge, judgeConfigFields, JudgeError, lastAssistantText, pyFormat, readPromptFile, type JudgeConfig } from "../_judge/index.ts";
-import { stripThinking } from "../frontierscience_judge/index.ts";
+import { stripThinking } from "../_judge/text.ts";
 
 export interface AbstentionConfig extends JudgeConfig {
   judge_prompt_template: string;

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import type { Hono } from "hono";
 import { post, readJsonlFile } from "../_common/testing.ts";
 import { judgeDirectory, replayJudgeApp, textCompletion, textResponse, type JudgeLookup } from "../_judge/replay.ts";
-import createServer, { parseJudgement, parseRubricScore, stripThinking } from "./index.ts";
+import { stripThinking } from "../_judge/text.ts";
+import createServer, { parseJudgement, parseRubricScore } from "./index.ts";
 
 const dir = import.meta.dir;
 type Row = Record<string, any>;

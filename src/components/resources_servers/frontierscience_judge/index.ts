@@ -5,7 +5,7 @@ import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { pyCompile, pyFinditer } from "../_python/re.ts";
 import { pySplitlines, pyStrip } from "../_python/text.ts";
-import { chatText, Judge, judgeConfigFields, promptFromYaml, pyFormat, readPromptFile, type JudgeConfig } from "../_judge/index.ts";
+import { chatText, Judge, judgeConfigFields, lastAssistantText, stripThinking, promptFromYaml, pyFormat, readPromptFile, type JudgeConfig } from "../_judge/index.ts";
 
 export interface FrontierScienceConfig extends JudgeConfig {
   judge_mode: "olympiad" | "research";
@@ -25,31 +25,10 @@ const BRACKETED = pyCompile(String.raw`(?:final[_\s-]*)?score\s*\[\s*${NUM}\s*\]
 const DENOMINATED = pyCompile(String.raw`${NUM}\s*(?:/|out\s+of)\s*${NUM}`, { ignoreCase: true });
 const LABELED = pyCompile(String.raw`(?:final\s+)?score\s*[:=]\s*${NUM}`, { ignoreCase: true });
 
-/** <think>/<thinking> blocks removed, and anything up to a stray closing tag. */
-export function stripThinking(text: string): string {
-  return pyStrip(
-    text
-      .replace(/<think>[\s\S]*?<\/think>/g, "")
-      .replace(/<thinking>[\s\S]*?<\/thinking>/g, "")
-      .replace(/^[\s\S]*?<\/think>/, "")
-      .replace(/^[\s\S]*?<\/thinking>/, ""),
-  );
-}
-
 /** The last assistant message with text, parts joined by "\n", stripped (and thinking removed). */
 function answerText(response: JsonObject, strip: boolean): string {
-  const output = Array.isArray(response?.output) ? (response.output as JsonObject[]) : [];
-  for (let i = output.length - 1; i >= 0; i--) {
-    const item = output[i]!;
-    if (item.type !== "message" || item.role !== "assistant") continue;
-    const texts: string[] = typeof item.content === "string" ? [item.content] : [];
-    if (Array.isArray(item.content)) for (const part of item.content as JsonObject[]) if (typeof part?.text === "string") texts.push(part.text);
-    if (texts.length) {
-      const full = pyStrip(texts.join("\n"));
-      return strip ? stripThinking(full) : full;
-    }
-  }
-  return "";
+  const full = lastAssistantText(response);
+  return strip ? stripThinking(full) : full;
 }
 
 /** The last `Judgement: YES|NO`, upper-cased; null when there is none. */

@@ -3,7 +3,8 @@ import { post, readJsonlFile } from "../_common/testing.ts";
 import { judgeDirectory, promptOfRequest, replayJudgeApp, textCompletion, textResponse, type JudgeLookup } from "../_judge/replay.ts";
 import { rescore } from "../_judge/parity.ts";
 import { mathEqual } from "../_math_verify/math-equal.ts";
-import createServer, { NO_ANSWER, parseJudgementVerdict, parsePoints, searchBoxed, stripThinkingTraces } from "./index.ts";
+import { stripThinking as stripThinkingTraces } from "../_judge/text.ts";
+import createServer, { NO_ANSWER, parseJudgementVerdict, parsePoints, searchBoxed } from "./index.ts";
 
 const dir = import.meta.dir;
 type Row = Record<string, any>;

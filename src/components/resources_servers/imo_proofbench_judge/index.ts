@@ -10,7 +10,7 @@ import { pyFloat } from "../../../metrics/pyjson.ts";
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { pyStrip } from "../_python/text.ts";
-import { chatText, Judge, judgeConfigFields, type JudgeConfig, promptFromYaml, pyFormat, readPromptFile } from "../_judge/index.ts";
+import { chatText, Judge, judgeConfigFields, type JudgeConfig, lastAssistantText, promptFromYaml, pyFormat, readPromptFile, stripThinking } from "../_judge/index.ts";
 import { VerifierPool } from "../_math_verify/pool.ts";
 
 export interface ImoProofBenchJudgeConfig extends JudgeConfig {
@@ -34,27 +34,10 @@ const JUDGEMENT_PREFIX = /\*{0,2}Judgement\*{0,2}\s*:/i;
 const BOXED_VERDICT = /\\boxed\s*\{\s*(Correct|Incorrect)\s*\}/i;
 const POINTS = /<points>\s*(\d+)\s*out of 7\s*<\/points>/i;
 
-/** `<think>…</think>` / `<thinking>…</thinking>` removed, then everything up to a leftover closing tag, then stripped. */
-export function stripThinkingTraces(text: string): string {
-  let out = text.replace(/<think>[\s\S]*?<\/think>/g, "").replace(/<thinking>[\s\S]*?<\/thinking>/g, "");
-  out = out.replace(/^[\s\S]*?<\/think>/, "").replace(/^[\s\S]*?<\/thinking>/, "");
-  return pyStrip(out);
-}
-
 /** The last assistant message with text: its parts' texts joined by newlines, stripped (and thinking stripped). */
-export function responseText(response: JsonObject | null | undefined, stripThinking = true): string {
-  const output = (response?.output as JsonObject[] | undefined) ?? [];
-  for (let i = output.length - 1; i >= 0; i--) {
-    const item = output[i]!;
-    if (item?.type !== "message" || item.role !== "assistant") continue;
-    const content = item.content;
-    const texts = Array.isArray(content) ? (content as JsonObject[]).map((c) => c?.text).filter((t): t is string => typeof t === "string") : typeof content === "string" ? [content] : [];
-    if (texts.length) {
-      const full = pyStrip(texts.join("\n"));
-      return stripThinking ? stripThinkingTraces(full) : full;
-    }
-  }
-  return "";
+export function responseText(response: JsonObject | null | undefined, stripThinkingTraces = true): string {
+  const full = response ? lastAssistantText(response) : "";
+  return stripThinkingTraces ? stripThinking(full) : full;
 }
 
 /** `<points>N out of 7</points>` → N (the first block); null without one. */

@@ -8,7 +8,7 @@ import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { pyCompile } from "../_python/re.ts";
 import { pyStrip } from "../_python/text.ts";
 import { Judge, judgeConfigFields, lastAssistantText, pyFormat, type JudgeConfig } from "../_judge/index.ts";
-import { stripThinking } from "../frontierscience_judge/index.ts";
+import { stripThinking } from "../_judge/text.ts";
 
 const MODES = ["mean", "min", "max", "all", "any", "weighted"] as const;
 

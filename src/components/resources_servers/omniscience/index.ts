@@ -9,7 +9,7 @@ import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { pyStrip } from "../_python/text.ts";
 import { Judge, judgeConfigFields, JudgeError, lastAssistantText, pyFormat, type JudgeConfig } from "../_judge/index.ts";
-import { stripThinking } from "../frontierscience_judge/index.ts";
+import { stripThinking } from "../_judge/text.ts";
 import { askJudge as askSimpleQAJudge, template } from "../simpleqa/index.ts";
 
 export interface OmniscienceConfig extends JudgeConfig {
