@@ -45,4 +45,5 @@ export const catalog: ServerCatalog = {
   multichallenge: () => import("./multichallenge/index.ts"),
   proof_judge: () => import("./proof_judge/index.ts"),
   swe_pivot: () => import("./swe_pivot/index.ts"),
+  swerl_llm_judge: () => import("./swerl_llm_judge/index.ts"),
 };
