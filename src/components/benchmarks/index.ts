@@ -53,4 +53,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/physics/prepare.ts": () => import("./physics/prepare.ts"),
   "benchmarks/ugphysics/prepare.ts": () => import("./ugphysics/prepare.ts"),
   "benchmarks/aalcr/prepare.ts": () => import("./aalcr/prepare.ts"),
+  "benchmarks/iheval/prepare.ts": () => import("./iheval/prepare.ts"),
 };
