@@ -57,4 +57,5 @@ export const catalog: ServerCatalog = {
   proof_judge: () => import("./proof_judge/index.ts"),
   swe_pivot: () => import("./swe_pivot/index.ts"),
   imo_proofbench_judge: () => import("./imo_proofbench_judge/index.ts"),
+  swerl_llm_judge: () => import("./swerl_llm_judge/index.ts"),
 };

@@ -30,13 +30,15 @@ const reply = (text: string) => fullResponse({ output: [{ type: "message", conte
 
 let work: string;
 let judge: ServedApp;
+let broken: ServedApp;
 beforeAll(async () => {
   await ensureBinary();
   work = mkdtempSync(join(tmpdir(), "gym-proof-judge-"));
   judge = await serve(replayJudgeApp(published).fetch);
+  broken = await serve(async () => new Response('{"error":{"message":"Incorrect API key provided"}}', { status: 401, headers: { "content-type": "application/json" } }));
 }, 120_000);
 afterAll(async () => {
-  await judge?.stop();
+  await Promise.all([judge?.stop(), broken?.stop()]);
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -127,4 +129,17 @@ describe("proof_judge: NeMo Gym's published rollouts (judge scores inferred from
     const got = readFileSync(join(work, "run.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(got.map((row) => row.reward).sort()).toEqual(rollouts.map((row) => row.reward).sort());
   }, 120_000);
+
+  test("a run whose judge refuses every call: 5 rows judge_failed, recovered by reverify --judge-failed-only with NeMo Gym's rewards", async () => {
+    writeFileSync(join(work, "broken.yaml"), `judge_model:\n  responses_api_models:\n    openai_model:\n      entrypoint: app.py\n      openai_base_url: ${broken.url}/v1\n      openai_api_key: sk-judge\n      openai_model: judge\n`);
+    writeFileSync(join(work, "judge.yaml"), `judge_model:\n  responses_api_models:\n    openai_model:\n      entrypoint: app.py\n      openai_base_url: ${judge.url}/v1\n      openai_api_key: sk-replay\n      openai_model: replayed-judge\n`);
+    const rename = "++proof_judge.resources_servers.proof_judge.judge_model_server.name=judge_model";
+    const policy = ["--model-type", "replay_model", "+policy_model.responses_api_models.replay_model.rollouts_jsonl_fpath=resources_servers/proof_judge/data/example_rollouts.jsonl"];
+    const failing = await gym(["eval", "run", "--resources-server", "proof_judge", ...policy, "--config", "broken.yaml", rename, "--split", "example", "-o", "broken/rollouts.jsonl"], { cwd: work });
+    expect(failing.stderr).toContain("Left the score this run: 5 judge_failed");
+    const recovered = await gym(["eval", "reverify", "--judge-failed-only", "--resources-server", "proof_judge", "--config", "judge.yaml", rename, "--inputs", "broken/rollouts_materialized_inputs.jsonl", "--rollouts", "broken/rollouts.jsonl", "-o", "recovered.jsonl"], { cwd: work });
+    expect(recovered.stderr).toContain("Re-verified 5 rollout(s): 5 scored, 0 to the failures sidecar.");
+    const got = readFileSync(join(work, "recovered.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(got.map((row) => row.reward).sort()).toEqual(rollouts.map((row) => row.reward).sort());
+  }, 180_000);
 });
