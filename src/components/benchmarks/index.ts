@@ -56,4 +56,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/longmemeval/prepare.ts": () => import("./longmemeval/prepare.ts"),
   "benchmarks/spider2_lite/prepare.ts": () => import("./spider2_lite/prepare.ts"),
   "benchmarks/imo_proofbench/prepare.ts": () => import("./imo_proofbench/prepare.ts"),
+  "benchmarks/scicode/prepare.ts": () => import("./scicode/prepare.ts"),
 };

@@ -40,4 +40,5 @@ export const catalog: ServerCatalog = {
   proof_verification: () => import("./proof_verification/index.ts"),
   ugphysics_judge: () => import("./ugphysics_judge/index.ts"),
   imo_proofbench_judge: () => import("./imo_proofbench_judge/index.ts"),
+  scicode: () => import("./scicode/index.ts"),
 };

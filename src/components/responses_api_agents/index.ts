@@ -5,4 +5,5 @@ export const catalog: ServerCatalog = {
   simple_agent: () => import("./simple_agent/index.ts"),
   gymnasium_agent: () => import("./gymnasium_agent/index.ts"),
   non_executing_simple_agent: () => import("./non_executing_simple_agent/index.ts"),
+  scicode_agent: () => import("./scicode_agent/index.ts"),
 };
