@@ -11,7 +11,7 @@ import { detectSandbox, type SandboxInfo } from "./detect.ts";
 import { runSandboxed, type RunContext, type SandboxRequest, type SandboxResult } from "./run.ts";
 
 export { detectSandbox, type SandboxInfo } from "./detect.ts";
-export { detectPython, requirePython, type PythonInfo } from "./python.ts";
+export { detectPython, probePython, requirePython, type PythonInfo } from "./python.ts";
 export { DEFAULT_LIMITS, type SandboxLimit, type SandboxLimits, type SandboxRequest, type SandboxResult } from "./run.ts";
 
 /** `bwrap` (default; refuses without bubblewrap) or the explicit opt-out. */

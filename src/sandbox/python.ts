@@ -25,8 +25,12 @@ export function detectPython(): Promise<PythonInfo | null> {
   return cached;
 }
 
-async function probe(): Promise<PythonInfo | null> {
-  const command = process.env.GYM_PYTHON || "python3";
+function probe(): Promise<PythonInfo | null> {
+  return probePython(process.env.GYM_PYTHON || "python3");
+}
+
+/** One interpreter (a name on PATH or a path), resolved as detectPython does; null when it does not run. */
+export async function probePython(command: string): Promise<PythonInfo | null> {
   const path = command.includes("/") ? command : findProgram(command);
   if (!path) return null;
   const result = await runProbe([path, "-c", PROBE]);

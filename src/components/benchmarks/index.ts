@@ -67,4 +67,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/spider2_lite/prepare.ts": () => import("./spider2_lite/prepare.ts"),
   "benchmarks/imo_proofbench/prepare.ts": () => import("./imo_proofbench/prepare.ts"),
   "benchmarks/iheval/prepare.ts": () => import("./iheval/prepare.ts"),
+  "benchmarks/scicode/prepare.ts": () => import("./scicode/prepare.ts"),
 };

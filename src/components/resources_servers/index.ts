@@ -58,4 +58,5 @@ export const catalog: ServerCatalog = {
   swe_pivot: () => import("./swe_pivot/index.ts"),
   imo_proofbench_judge: () => import("./imo_proofbench_judge/index.ts"),
   swerl_llm_judge: () => import("./swerl_llm_judge/index.ts"),
+  scicode: () => import("./scicode/index.ts"),
 };

@@ -9,4 +9,5 @@ export const catalog: ServerCatalog = {
   opencode_agent: () => import("./opencode_agent/index.ts"),
   claude_code_agent: () => import("./claude_code_agent/index.ts"),
   tool_simulation_agent: () => import("./tool_simulation_agent/index.ts"),
+  scicode_agent: () => import("./scicode_agent/index.ts"),
 };
