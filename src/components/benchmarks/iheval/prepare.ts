@@ -13,7 +13,7 @@ import { parsePythonJson, stringifyPython } from "../../../metrics/pyjson.ts";
 import { pyStr } from "../../resources_servers/_python/values.ts";
 import { writePythonJsonl } from "../_math.ts";
 import type { PrepareContext } from "../_prepare.ts";
-import { zipEntries } from "../aalcr/zip.ts";
+import { readZipFiles } from "../../../download/zip.ts";
 
 export const IHEVAL_ZIP = "https://github.com/ytyz1307zzh/IHEval/archive/refs/heads/main.zip";
 const TOP = "IHEval-main";
@@ -76,9 +76,9 @@ export function ihevalRow(example: Row, domain: string, task: string, setting: s
 }
 
 /** The rows of an IHEval archive, task by task, each task's settings in path order. */
-export function ihevalRows(archive: Uint8Array, label: string): Row[] {
+export function ihevalRows(archive: string, label = archive): Row[] {
   const files = new Map<string, Uint8Array>();
-  for (const entry of zipEntries(archive, label)) if (entry.name.endsWith("/input_data.json")) files.set(entry.name, entry.data);
+  for (const entry of readZipFiles(archive, (name) => name.endsWith("/input_data.json"))) files.set(entry.name, entry.data);
   const rows: Row[] = [];
   const decoder = new TextDecoder();
   for (const [domain, task] of TASKS) {
@@ -107,7 +107,7 @@ export async function prepare(context: PrepareContext): Promise<string> {
     context.log(`Downloading the IHEval repository from ${url} ...`);
     await downloadFile(url, path, { label: "IHEval-main.zip", log: context.log });
   }
-  const rows = ihevalRows(new Uint8Array(readFileSync(path)), path);
+  const rows = ihevalRows(path);
   const count = writePythonJsonl(context.outputPath, rows, false);
   context.log(`IHEval: wrote ${count} Responses-shaped rows -> ${context.outputPath}`);
   return context.outputPath;
