@@ -147,7 +147,8 @@ describe("a hostile model", () => {
           // The echoed words are computed, so they appear in a tool result only when the shell ran them.
           `(exec 3<>/dev/tcp/127.0.0.1/${port}) && echo "loop=$((1+1))open" || echo "loop=$((2+2))closed"; (exec 3<>/dev/tcp/93.184.216.34/80) 2>/dev/null && echo "wan=$((2+3))open" || echo "wan=$((3+3))closed"`,
           `echo x > ${marker}; echo x > /etc/gym-cli-escape; echo x > /gym-agent/gw/relay.js; ls /root /work 2>&1 | head -3`,
-          "timeout 5 bash -c 'gymbomb(){ gymbomb | gymbomb & }; gymbomb'; sleep 1; echo bombed",
+          // The bomb's output goes to /dev/null: forks left at the process limit must not hold the tool's pipe open.
+          "timeout 5 bash -c 'gymbomb(){ gymbomb | gymbomb & }; gymbomb' >/dev/null 2>&1; echo bombed",
           "rm -rf --no-preserve-root / 2>/dev/null; echo removed",
         ],
         final: "done",
@@ -174,7 +175,7 @@ describe("a hostile model", () => {
       expect(statSync(join("node_modules", "@openai", "codex", "package.json")).mtimeMs).toBe(cliBefore);
       expect(spawnSync("pgrep", ["-f", "gymbomb"], { encoding: "utf8" }).stdout.trim()).toBe("");
       expect(agentProcesses()).toEqual([]);
-    }, 180_000);
+    }, 300_000);
   }
 });
 
