@@ -101,6 +101,24 @@ describe.each(sandboxes.map(([s, ok]) => [s, ok] as const))("--sandbox %s", (san
   }
 });
 
+describe("task images under a container engine", () => {
+  test.skipIf(!engine)("a docker_image that is not here is built from environment/Dockerfile; with no Dockerfile the trial is refused naming the image", async () => {
+    const cwd = await scaffold();
+    const task = join(cwd, "my-dataset", "hello");
+    const toml = join(task, "task.toml");
+    writeFileSync(toml, readFileSync(toml, "utf8").replace(`docker_image = "${IMAGE}"`, 'docker_image = "gym-test/not-pulled:1"'));
+    const m = model(SOLVE);
+    const built = await gym(["eval", "run", "my-dataset", "--agent", "codex_agent", "--sandbox", engine!, ...modelArgs("openai_model", m), "--json"], { cwd });
+    expect(JSON.parse(built.stdout).tasks[0]).toMatchObject({ reward: 1, agent_status: "completed" });
+    expect(built.stderr).toContain("Dockerfile");
+    spawnSync("rm", ["-rf", join(task, "environment")]);
+    const refused = await gym(["eval", "run", "my-dataset", "--agent", "codex_agent", "--sandbox", engine!, ...modelArgs("openai_model", m), "--json"], { cwd });
+    const row = JSON.parse(refused.stdout).tasks[0];
+    expect(row).toMatchObject({ reward: 0, mask_sample: true, failure_kind: "sandbox_error", agent_status: "not_started" });
+    expect(row.failure_reason).toContain("image gym-test/not-pulled:1 is not on this machine");
+  }, 300_000);
+});
+
 describe("limits", () => {
   test.skipIf(!hasBwrap)("max_turns: the call past it is refused, the rollout ends with agent_status max_turns and the tests score what is there", async () => {
     const cwd = await scaffold();
