@@ -61,10 +61,15 @@ describe("Messages request → Responses create params", () => {
     });
     expect(params.input).toEqual([
       { role: "assistant", content: "calling", type: "message" },
-      { arguments: '{"city":"Paris"}', call_id: "toolu_1", name: "lookup", status: "completed", type: "function_call" },
+      { arguments: '{"city": "Paris"}', call_id: "toolu_1", name: "lookup", status: "completed", type: "function_call" },
       { call_id: "toolu_1", output: "Sunny", type: "function_call_output" },
       { call_id: "toolu_2", output: "a\nb", type: "function_call_output" },
     ]);
+  });
+
+  test("tool_use input is written as Python's json.dumps writes it (spaced separators, ASCII escapes)", () => {
+    const params = messagesToResponsesParams({ messages: [{ role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: { q: "café", n: [1, 2.5], o: {} } }] }] });
+    expect((params.input as { arguments: string }[])[0]!.arguments).toBe('{"q": "caf\\u00e9", "n": [1, 2.5], "o": {}}');
   });
 
   test("thinking → reasoning with the signature as encrypted_content, its id derived from the text (stable for the cache)", () => {

@@ -10,6 +10,7 @@
  * blocks are dropped (they carry nothing a non-Anthropic backend can read; NeMo Gym refuses them).
  */
 import { createHash } from "node:crypto";
+import { stringifyPython } from "../../metrics/pyjson.ts";
 import type { JsonObject } from "../responses-types.ts";
 import { AnthropicError } from "./errors.ts";
 
@@ -70,7 +71,8 @@ function messageItems(message: JsonObject, index: number): JsonObject[] {
         break;
       case "tool_use":
         flush();
-        items.push({ arguments: JSON.stringify(block.input ?? {}), call_id: block.id, name: block.name, status: "completed", type: "function_call" });
+        // The arguments text as NeMo Gym writes it (Python's json.dumps: `{"city": "Paris"}`), so the model sees the same prompt.
+        items.push({ arguments: stringifyPython(block.input ?? {}, { spaced: true, ensureAscii: true }), call_id: block.id, name: block.name, status: "completed", type: "function_call" });
         break;
       case "tool_result":
         flush();

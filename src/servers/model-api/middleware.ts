@@ -35,7 +35,8 @@ export function modelApiMiddleware(app: FetchApp, signer: SessionSigner): Middle
     headers.set("content-type", "application/json");
     headers.delete("content-length");
     // The inner call carries this call's session, so a sticky server (vllm_model replicas) picks the same upstream.
-    headers.set("cookie", `${signer.cookieName}=${signer.sealJson(JSON.stringify(c.get("session")))}`);
+    // (The caller's own cookie when it sent one: no need to seal the session again.)
+    if (!(c.req.header("cookie") ?? "").includes(`${signer.cookieName}=`)) headers.set("cookie", `${signer.cookieName}=${signer.sealJson(JSON.stringify(c.get("session")))}`);
     return answerModelApi(path as ModelApiPath, text, async (innerPath, innerBody) => {
       const reply = await app.fetch(new Request(`${raw.origin}${prefix}${innerPath}`, { method: "POST", headers, body: JSON.stringify(innerBody) }));
       return { status: reply.status, text: await reply.text() };

@@ -1,14 +1,21 @@
 /**
  * The rollout gateway: the only model endpoint a coding-agent CLI is pointed at. It serves `/v1/responses`,
  * `/v1/chat/completions` and `/v1/messages` (streaming or not; `?beta=true` and other queries ignored) and
- * `GET /v1/models` (`GET`/`HEAD /` answer `{"status": "ok"}` to anyone), accepts a call only with a live per-rollout token (`Authorization: Bearer <token>` or
- * `x-api-key: <token>`; anything else is 401 in the API's own error shape), and sends it to the model server
+ * `GET /v1/models` (`GET`/`HEAD /` answer `{"status": "ok"}` to anyone), accepts a call only with a live
+ * per-rollout token (`Authorization: Bearer <token>` or `x-api-key: <token>`; anything else is 401 in the API's
+ * own error shape), and sends it to the model server
  * as an ordinary non-streaming call under `/ng-rollout/<rollout id>` (NeMo Gym's correlation prefix). Nothing
  * the CLI sends but the body reaches the model server: its headers and credential stay here. Each completed call
  * is captured into the token's entry (and handed to `onCall`).
  *
- * Serve it on loopback with `serve(gateway.fetch)` (src/runtime/serve.ts); base URLs for the CLIs:
- * OpenAI clients `<url>/v1`, Anthropic clients `<url>`.
+ * Serve it on loopback with `serve(gateway.fetch)` (src/runtime/serve.ts). Tried with the real CLIs and mock_model:
+ * - Codex 0.171: `codex exec -c model_provider=gym -c 'model_providers.gym={name="gym",base_url="<url>/v1",
+ *   env_key="GYM_TOKEN",wire_api="responses"}' -m <model> …` with the token in GYM_TOKEN. It also offers a
+ *   `web_search` tool, which vllm_model-style backends refuse (no name): switch it off in Codex's config there.
+ * - Claude Code 2.1: `ANTHROPIC_BASE_URL=<url> ANTHROPIC_API_KEY=<token> claude -p --model <model> …` (it calls
+ *   `HEAD /`, then `POST /v1/messages?beta=true`; no count_tokens).
+ * - OpenCode 1.18: a provider `{ "npm": "@ai-sdk/openai-compatible", "options": { "baseURL": "<url>/v1",
+ *   "apiKey": "<token>" }, "models": { "<model>": {} } }` (streaming chat completions).
  */
 import { anthropicErrorBody } from "../../protocol/anthropic/errors.ts";
 import type { JsonObject } from "../../protocol/responses-types.ts";
