@@ -146,9 +146,12 @@ describe("limits", () => {
   }, 180_000);
 });
 
+// Every CLI under the local sandbox; Codex once more under the container engine (the same layer holds the others).
+const hostileCases = [...AGENTS.map((agent) => ({ agent, sandbox: "local", ready: hasBwrap })), { agent: AGENTS[0], sandbox: engine ?? "container", ready: engine !== null }];
+
 describe("a hostile model", () => {
-  for (const agent of AGENTS) {
-    test.skipIf(!hasBwrap)(`${agent.name} under --sandbox local: a network call, writes outside, a fork bomb and rm -rf / change nothing on the host`, async () => {
+  for (const { agent, sandbox, ready } of hostileCases) {
+    test.skipIf(!ready)(`${agent.name} under --sandbox ${sandbox}: a network call, writes outside, a fork bomb and rm -rf / change nothing on the host`, async () => {
       const cwd = await scaffold();
       const marker = join(cwd, "escaped.txt");
       const sentinel = join(cwd, "sentinel.txt");
@@ -173,7 +176,7 @@ describe("a hostile model", () => {
       });
       const cliBefore = statSync(join("node_modules", "@openai", "codex", "package.json")).mtimeMs;
       try {
-        const out = await gym(["eval", "run", "my-dataset", "--agent", agent.name, ...modelArgs(agent.modelType, m), "--json"], { cwd });
+        const out = await gym(["eval", "run", "my-dataset", "--agent", agent.name, "--sandbox", sandbox, ...modelArgs(agent.modelType, m), "--json"], { cwd });
         expect(out.code).toBe(0);
         const row = JSON.parse(out.stdout).tasks[0];
         expect(row.reward).toBe(0);
