@@ -101,6 +101,24 @@ describe.each(sandboxes.map(([s, ok]) => [s, ok] as const))("--sandbox %s", (san
   }
 });
 
+describe("task images under a container engine", () => {
+  test.skipIf(!engine)("a docker_image that is not here is built from environment/Dockerfile; with no Dockerfile the trial is refused naming the image", async () => {
+    const cwd = await scaffold();
+    const task = join(cwd, "my-dataset", "hello");
+    const toml = join(task, "task.toml");
+    writeFileSync(toml, readFileSync(toml, "utf8").replace(`docker_image = "${IMAGE}"`, 'docker_image = "gym-test/not-pulled:1"'));
+    const m = model(SOLVE);
+    const built = await gym(["eval", "run", "my-dataset", "--agent", "codex_agent", "--sandbox", engine!, ...modelArgs("openai_model", m), "--json"], { cwd });
+    expect(JSON.parse(built.stdout).tasks[0]).toMatchObject({ reward: 1, agent_status: "completed" });
+    expect(built.stderr).toContain("Dockerfile");
+    spawnSync("rm", ["-rf", join(task, "environment")]);
+    const refused = await gym(["eval", "run", "my-dataset", "--agent", "codex_agent", "--sandbox", engine!, ...modelArgs("openai_model", m), "--json"], { cwd });
+    const row = JSON.parse(refused.stdout).tasks[0];
+    expect(row).toMatchObject({ reward: 0, mask_sample: true, failure_kind: "sandbox_error", agent_status: "not_started" });
+    expect(row.failure_reason).toContain("image gym-test/not-pulled:1 is not on this machine");
+  }, 300_000);
+});
+
 describe("limits", () => {
   test.skipIf(!hasBwrap)("max_turns: the call past it is refused, the rollout ends with agent_status max_turns and the tests score what is there", async () => {
     const cwd = await scaffold();
@@ -128,9 +146,12 @@ describe("limits", () => {
   }, 180_000);
 });
 
+// Every CLI under the local sandbox; Codex once more under the container engine (the same layer holds the others).
+const hostileCases = [...AGENTS.map((agent) => ({ agent, sandbox: "local", ready: hasBwrap })), { agent: AGENTS[0], sandbox: engine ?? "container", ready: engine !== null }];
+
 describe("a hostile model", () => {
-  for (const agent of AGENTS) {
-    test.skipIf(!hasBwrap)(`${agent.name} under --sandbox local: a network call, writes outside, a fork bomb and rm -rf / change nothing on the host`, async () => {
+  for (const { agent, sandbox, ready } of hostileCases) {
+    test.skipIf(!ready)(`${agent.name} under --sandbox ${sandbox}: a network call, writes outside, a fork bomb and rm -rf / change nothing on the host`, async () => {
       const cwd = await scaffold();
       const marker = join(cwd, "escaped.txt");
       const sentinel = join(cwd, "sentinel.txt");
@@ -147,14 +168,15 @@ describe("a hostile model", () => {
           // The echoed words are computed, so they appear in a tool result only when the shell ran them.
           `(exec 3<>/dev/tcp/127.0.0.1/${port}) && echo "loop=$((1+1))open" || echo "loop=$((2+2))closed"; (exec 3<>/dev/tcp/93.184.216.34/80) 2>/dev/null && echo "wan=$((2+3))open" || echo "wan=$((3+3))closed"`,
           `echo x > ${marker}; echo x > /etc/gym-cli-escape; echo x > /gym-agent/gw/relay.js; ls /root /work 2>&1 | head -3`,
-          "timeout 5 bash -c 'gymbomb(){ gymbomb | gymbomb & }; gymbomb'; sleep 1; echo bombed",
+          // The bomb's output goes to /dev/null: forks left at the process limit must not hold the tool's pipe open.
+          "timeout 5 bash -c 'gymbomb(){ gymbomb | gymbomb & }; gymbomb' >/dev/null 2>&1; echo bombed",
           "rm -rf --no-preserve-root / 2>/dev/null; echo removed",
         ],
         final: "done",
       });
       const cliBefore = statSync(join("node_modules", "@openai", "codex", "package.json")).mtimeMs;
       try {
-        const out = await gym(["eval", "run", "my-dataset", "--agent", agent.name, ...modelArgs(agent.modelType, m), "--json"], { cwd });
+        const out = await gym(["eval", "run", "my-dataset", "--agent", agent.name, "--sandbox", sandbox, ...modelArgs(agent.modelType, m), "--json"], { cwd });
         expect(out.code).toBe(0);
         const row = JSON.parse(out.stdout).tasks[0];
         expect(row.reward).toBe(0);
@@ -174,7 +196,7 @@ describe("a hostile model", () => {
       expect(statSync(join("node_modules", "@openai", "codex", "package.json")).mtimeMs).toBe(cliBefore);
       expect(spawnSync("pgrep", ["-f", "gymbomb"], { encoding: "utf8" }).stdout.trim()).toBe("");
       expect(agentProcesses()).toEqual([]);
-    }, 180_000);
+    }, 300_000);
   }
 });
 

@@ -22,7 +22,7 @@ export async function harborEvalRun(args: HarborRunArgs): Promise<number> {
   const oracle = args.agent === "harbor_oracle";
   if (!oracle && !args.agent && !args.agentType) {
     throw new GymError("E_MISSING_ARGUMENT", "a Harbor TARGET needs an agent", {
-      hint: `gym eval run ${args.target} --agent harbor_oracle (the task's own solution), or --agent terminal --model-type openai_model --model … --model-url … (a model in a terminal)`,
+      hint: `gym eval run ${args.target} --agent harbor_oracle (the task's own solution), or --agent terminal --model-type openai_model --model … --model-url … (a model in a terminal), or --agent codex_agent | opencode_agent | claude_code_agent with a model (a coding-agent CLI)`,
     });
   }
   const name = checkProviderName(args.sandbox ?? "local");
