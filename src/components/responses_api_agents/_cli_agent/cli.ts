@@ -1,5 +1,5 @@
 /**
- * Finding a coding-agent CLI at its pinned version: the npm package (`@openai/codex`, `opencode-ai`,
+ * Finding a coding-agent CLI at its pinned version: the npm package (`@openai/codex`, `opencode-linux-x64`,
  * `@anthropic-ai/claude-code`) installed from the registry — gym's own devDependencies, a folder named by
  * `$GYM_AGENT_CLI_DIR`, or the working directory's node_modules — and the native executable it ships. Nothing is
  * downloaded at run time: a missing or different version is an error that prints the one npm command that fixes it.

@@ -40,10 +40,12 @@ function opencodeJson(config: CliAgentConfig, ctx: LaunchContext): string {
 export const opencodeAgent: CliAgentDefinition = {
   implementation: "opencode_agent",
   cli: {
-    packageName: "opencode-ai",
+    // OpenCode's per-platform package itself (opencode-ai only picks one of these in a postinstall script, and
+    // names every platform's, which an npm mirror may not carry: npm ci then refuses the lock file).
+    packageName: `opencode-${process.platform}-${process.arch}`,
     pinnedVersion: OPENCODE_VERSION,
     // The per-platform package's executable first: the main package's bin/ is a placeholder until its postinstall runs.
-    executables: [...["", "-baseline"].map((flavor) => `opencode-${process.platform}-${process.arch}${flavor}/bin/opencode`), "opencode-ai/bin/opencode.exe"],
+    executables: [...["", "-baseline"].map((flavor) => `opencode-${process.platform}-${process.arch}${flavor}/bin/opencode`)],
   },
   versionKey: "opencode_version",
   api: "chat",
