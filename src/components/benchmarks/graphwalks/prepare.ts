@@ -28,17 +28,21 @@ export function fixRow(entry: Row): { prompt: string; answer: string[]; selfPare
 }
 
 export async function prepare(context: PrepareContext): Promise<string> {
-  const entries = await hubParquetFiles(context, HF_REPO_ID, FILES, ["prompt", "answer_nodes", "problem_type", "prompt_chars"]);
-  const fixed = new Map(entries.map((e) => [e, fixRow(e)]));
   let cleaned = 0;
-  for (const f of fixed.values()) if (f.selfParent) cleaned++;
+  async function* fixed() {
+    for await (const entry of hubParquetFiles(context, HF_REPO_ID, FILES, ["prompt", "answer_nodes", "problem_type", "prompt_chars"])) {
+      const fix = fixRow(entry);
+      if (fix.selfParent) cleaned++;
+      yield { entry, ...fix };
+    }
+  }
   return writeCounted(
     context,
-    entries,
-    (e) => fixed.get(e)!.prompt,
-    (e, tokens) => ({
-      responses_create_params: { input: [{ role: "user", content: fixed.get(e)!.prompt }] },
-      expected_answer: stringifyPython([...fixed.get(e)!.answer].sort(compareCodePoints), { spaced: true, ensureAscii: true }),
+    fixed(),
+    ({ prompt }) => prompt,
+    ({ entry: e, prompt, answer }, tokens) => ({
+      responses_create_params: { input: [{ role: "user", content: prompt }] },
+      expected_answer: stringifyPython([...answer].sort(compareCodePoints), { spaced: true, ensureAscii: true }),
       problem_type: e.problem_type,
       n_tokens: tokens,
       prompt_chars: e.prompt_chars,

@@ -24,14 +24,16 @@ function messages(entry: Row, index: number): { content: string }[] {
 }
 
 export async function prepare(context: PrepareContext): Promise<string> {
-  const entries = await hubParquetFiles(context, HF_REPO_ID, FILES, ["prompt", "answer", "random_string_to_prepend", "n_needles"]);
-  const parsed = new Map(entries.map((e, i) => [e, messages(e, i)]));
+  async function* withMessages() {
+    let index = 0;
+    for await (const entry of hubParquetFiles(context, HF_REPO_ID, FILES, ["prompt", "answer", "random_string_to_prepend", "n_needles"])) yield { entry, messages: messages(entry, index++) };
+  }
   return writeCounted(
     context,
-    entries,
-    (e) => parsed.get(e)!.map((m) => m.content),
-    (e, tokens) => ({
-      responses_create_params: { input: parsed.get(e)! },
+    withMessages(),
+    ({ messages }) => messages.map((m) => m.content),
+    ({ entry: e, messages }, tokens) => ({
+      responses_create_params: { input: messages },
       expected_answer: e.answer,
       random_string_to_prepend: e.random_string_to_prepend,
       n_needles: e.n_needles,
