@@ -11,7 +11,7 @@ import { type Row, fileLabel, requireColumns } from "./_hub-rows.ts";
 import { stringifyPython } from "../../metrics/pyjson.ts";
 import { removeStaleTemps } from "../../runtime/files.ts";
 import type { PrepareContext } from "./_prepare.ts";
-import { capSummary, tokenArgs, tokenCounter } from "./_tokens.ts";
+import { capSummary, type TokenCounting } from "./_tokens.ts";
 
 /** A dataset repo's JSON-array file (`load_dataset` on a repo holding one `data.json`), every row with every key. */
 export async function hubJsonArray(context: PrepareContext, repoId: string, path: string): Promise<Row[]> {
@@ -44,13 +44,13 @@ export async function* hubParquetFiles(context: PrepareContext, repoId: string, 
 }
 
 /**
- * NeMo Gym's prepare loop: `toText(entry)` counted with `tokenizer_name` (a list: the sum of its counts), entries over
+ * NeMo Gym's prepare loop: `toText(entry)` counted with `tokenizer_name` (`counting`, from `tokenCounting(args)`
+ * before any download) (a list: the sum of its counts), entries over
  * `max_context_tokens` dropped, `toRow(entry, n)` written as one `json.dumps` line each, streamed to a temporary file
  * beside the output and renamed into place at the end (MRCR's output is gigabytes); logs the closing line.
  */
-export async function writeCounted<T>(context: PrepareContext, entries: Iterable<T> | AsyncIterable<T>, toText: (entry: T) => string | string[], toRow: (entry: T, tokens: number) => Row, options: { ensureAscii: boolean; noun: string; extra?: () => string }): Promise<string> {
-  const { tokenizer, cap } = tokenArgs(context.args);
-  const count = await tokenCounter(tokenizer);
+export async function writeCounted<T>(context: PrepareContext, counting: TokenCounting, entries: Iterable<T> | AsyncIterable<T>, toText: (entry: T) => string | string[], toRow: (entry: T, tokens: number) => Row, options: { ensureAscii: boolean; noun: string; extra?: () => string }): Promise<string> {
+  const { tokenizer, cap, count } = counting;
   context.log(`Counting tokens with ${tokenizer}...`);
   let dropped = 0;
   let written = 0;

@@ -40,3 +40,15 @@ export function tokenArgs(args: Record<string, unknown>): { tokenizer: string; c
 
 /** The closing log line NeMo Gym's prepare steps print. */
 export const capSummary = (tokenizer: string, cap: number | null, dropped: number) => `tokenizer=${tokenizer}, cap=${cap ?? "none"}; dropped ${dropped} over cap`;
+
+/** The counting a prepare does, checked and loaded before anything is downloaded: encoding, cap and counter. */
+export interface TokenCounting {
+  tokenizer: string;
+  cap: number | null;
+  count: (text: string) => number;
+}
+
+export async function tokenCounting(args: Record<string, unknown>): Promise<TokenCounting> {
+  const { tokenizer, cap } = tokenArgs(args);
+  return { tokenizer, cap, count: await tokenCounter(tokenizer) };
+}

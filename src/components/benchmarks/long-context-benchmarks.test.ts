@@ -12,7 +12,7 @@ import { gym } from "../../testing/binary.ts";
 import { type HubServer, startHubServer } from "../../testing/hub-server.ts";
 import { parquetBytes } from "../../testing/parquet.ts";
 import type { PrepareContext } from "./_prepare.ts";
-import { tokenCounter } from "./_tokens.ts";
+import { tokenCounter, tokenCounting } from "./_tokens.ts";
 import { writeCounted } from "./_long-context.ts";
 import { builtinPrepareScripts } from "./index.ts";
 import { walkOrder } from "./longcodebench/prepare.ts";
@@ -116,13 +116,25 @@ describe("long-context benchmarks: prepare writes NeMo Gym's lines", () => {
       throw new Error("the Hub went away");
     }
     const c = ctx("mid-stream");
-    await expect(writeCounted(c, rows(), (r) => r.text, (r, n) => ({ ...r, n }), { ensureAscii: true, noun: "rows" })).rejects.toThrow(/the Hub went away/);
+    await expect(writeCounted(c, await tokenCounting({}), rows(), (r) => r.text, (r, n) => ({ ...r, n }), { ensureAscii: true, noun: "rows" })).rejects.toThrow(/the Hub went away/);
     expect(readdirSync(dir).filter((f) => f.includes("mid-stream"))).toEqual([]);
   });
   test("bad arguments are refused before anything is written", async () => {
     await expect(run("mrcr", { max_context_tokens: "lots" }, "bad-cap")).rejects.toThrow(/max_context_tokens must be an integer/);
     await expect(run("longbench_v2", { tokenizer_name: "gpt2-hf" }, "bad-tok")).rejects.toThrow(/tokenizer_name 'gpt2-hf'/);
     for (const name of ["bad-cap", "bad-tok"]) expect(existsSync(join(dir, `${name}.jsonl`))).toBe(false);
+    // Refused before the download: offline with an empty cache, the argument is still what is reported.
+    process.env.HF_HUB_OFFLINE = "1";
+    process.env.NEMO_GYM_CACHE_DIR = join(dir, "empty-cache");
+    try {
+      await expect(run("graphwalks", { tokenizer_name: "gpt2-hf" }, "bad-tok-offline")).rejects.toThrow(/tokenizer_name 'gpt2-hf'/);
+      const offline = await run("graphwalks", {}, "offline").then(() => null, (e: Error & { hint?: string }) => e);
+      expect(`${offline?.message} ${offline?.hint}`).toContain("prefetch");
+      expect(existsSync(join(dir, "offline.jsonl"))).toBe(false);
+    } finally {
+      delete process.env.HF_HUB_OFFLINE;
+      process.env.NEMO_GYM_CACHE_DIR = join(dir, "cache");
+    }
   });
 });
 

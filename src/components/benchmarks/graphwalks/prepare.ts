@@ -10,6 +10,7 @@ import { pyCompile } from "../../resources_servers/_python/re.ts";
 import type { Row } from "../_hub-rows.ts";
 import { hubParquetFiles, writeCounted } from "../_long-context.ts";
 import type { PrepareContext } from "../_prepare.ts";
+import { tokenCounting } from "../_tokens.ts";
 
 export const HF_REPO_ID = "openai/graphwalks";
 /** The repo's data files, sorted as `load_dataset` orders them. */
@@ -28,6 +29,7 @@ export function fixRow(entry: Row): { prompt: string; answer: string[]; selfPare
 }
 
 export async function prepare(context: PrepareContext): Promise<string> {
+  const counting = await tokenCounting(context.args);
   let cleaned = 0;
   async function* fixed() {
     for await (const entry of hubParquetFiles(context, HF_REPO_ID, FILES, ["prompt", "answer_nodes", "problem_type", "prompt_chars"])) {
@@ -38,6 +40,7 @@ export async function prepare(context: PrepareContext): Promise<string> {
   }
   return writeCounted(
     context,
+    counting,
     fixed(),
     ({ prompt }) => prompt,
     ({ entry: e, prompt, answer }, tokens) => ({

@@ -8,6 +8,7 @@ import { GymError } from "../../../errors.ts";
 import type { Row } from "../_hub-rows.ts";
 import { hubParquetFiles, writeCounted } from "../_long-context.ts";
 import type { PrepareContext } from "../_prepare.ts";
+import { tokenCounting } from "../_tokens.ts";
 
 export const HF_REPO_ID = "openai/mrcr";
 /** The repo's data files, sorted as `load_dataset` orders them. */
@@ -24,12 +25,14 @@ function messages(entry: Row, index: number): { content: string }[] {
 }
 
 export async function prepare(context: PrepareContext): Promise<string> {
+  const counting = await tokenCounting(context.args);
   async function* withMessages() {
     let index = 0;
     for await (const entry of hubParquetFiles(context, HF_REPO_ID, FILES, ["prompt", "answer", "random_string_to_prepend", "n_needles"])) yield { entry, messages: messages(entry, index++) };
   }
   return writeCounted(
     context,
+    counting,
     withMessages(),
     ({ messages }) => messages.map((m) => m.content),
     ({ entry: e, messages }, tokens) => ({
