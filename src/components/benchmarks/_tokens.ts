@@ -1,20 +1,20 @@
 /**
  * Token counts as the long-context prepare steps take them (`len(tiktoken.get_encoding(name).encode(text,
- * disallowed_special=()))`), and their `tokenizer_name` / `max_context_tokens` arguments. The BPE is js-tiktoken's;
- * its rank tables hash to the sha256 that Python tiktoken pins for each encoding, and its counts equal tiktoken
- * 0.14.0's on fixtures/long_context/token_counts.json (scripts/long-context-golden.py).
+ * disallowed_special=()))`), and their `tokenizer_name` / `max_context_tokens` arguments. The rank tables and split
+ * regexes are js-tiktoken's (they hash to the sha256 that Python tiktoken pins for each encoding), the merge our
+ * `_bpe.ts`; counts equal tiktoken 0.14.0's on fixtures/long_context/token_counts.json (scripts/long-context-golden.py).
  */
-import { Tiktoken } from "js-tiktoken/lite";
 import { GymError } from "../../errors.ts";
+import { BytePairCounter, type RankTable } from "./_bpe.ts";
 
 /** The tiktoken encodings bundled into the binary (loaded on first use: the tables are megabytes). */
-const ENCODINGS: Record<string, () => Promise<{ default: ConstructorParameters<typeof Tiktoken>[0] }>> = {
+const ENCODINGS: Record<string, () => Promise<{ default: RankTable }>> = {
   o200k_base: () => import("js-tiktoken/ranks/o200k_base"),
   cl100k_base: () => import("js-tiktoken/ranks/cl100k_base"),
 };
 
 export const DEFAULT_TOKENIZER = "o200k_base";
-const loaded = new Map<string, Promise<Tiktoken>>();
+const loaded = new Map<string, Promise<BytePairCounter>>();
 
 /** A `text → token count` function for one encoding; special-token text counts as ordinary text (`disallowed_special=()`). */
 export async function tokenCounter(name: string): Promise<(text: string) => number> {
@@ -24,9 +24,9 @@ export async function tokenCounter(name: string): Promise<(text: string) => numb
       hint: "NeMo Gym falls back to a Hugging Face tokenizer (transformers) for other names; gym has no port of those: prepare with o200k_base or cl100k_base.",
     });
   }
-  if (!loaded.has(name)) loaded.set(name, load().then((ranks) => new Tiktoken(ranks.default)));
-  const encoding = await loaded.get(name)!;
-  return (text) => encoding.encode(text, [], []).length;
+  if (!loaded.has(name)) loaded.set(name, load().then((table) => new BytePairCounter(table.default)));
+  const counter = await loaded.get(name)!;
+  return (text) => counter.count(text);
 }
 
 /** The prepare arguments of the long-context benchmarks: `tokenizer_name` and `max_context_tokens` (null or negative: no cap). */
@@ -40,3 +40,15 @@ export function tokenArgs(args: Record<string, unknown>): { tokenizer: string; c
 
 /** The closing log line NeMo Gym's prepare steps print. */
 export const capSummary = (tokenizer: string, cap: number | null, dropped: number) => `tokenizer=${tokenizer}, cap=${cap ?? "none"}; dropped ${dropped} over cap`;
+
+/** The counting a prepare does, checked and loaded before anything is downloaded: encoding, cap and counter. */
+export interface TokenCounting {
+  tokenizer: string;
+  cap: number | null;
+  count: (text: string) => number;
+}
+
+export async function tokenCounting(args: Record<string, unknown>): Promise<TokenCounting> {
+  const { tokenizer, cap } = tokenArgs(args);
+  return { tokenizer, cap, count: await tokenCounter(tokenizer) };
+}

@@ -10,6 +10,7 @@ import { pyCompile } from "../../resources_servers/_python/re.ts";
 import type { Row } from "../_hub-rows.ts";
 import { hubParquetFiles, writeCounted } from "../_long-context.ts";
 import type { PrepareContext } from "../_prepare.ts";
+import { tokenCounting } from "../_tokens.ts";
 
 export const HF_REPO_ID = "openai/graphwalks";
 /** The repo's data files, sorted as `load_dataset` orders them. */
@@ -28,17 +29,23 @@ export function fixRow(entry: Row): { prompt: string; answer: string[]; selfPare
 }
 
 export async function prepare(context: PrepareContext): Promise<string> {
-  const entries = await hubParquetFiles(context, HF_REPO_ID, FILES, ["prompt", "answer_nodes", "problem_type", "prompt_chars"]);
-  const fixed = new Map(entries.map((e) => [e, fixRow(e)]));
+  const counting = await tokenCounting(context.args);
   let cleaned = 0;
-  for (const f of fixed.values()) if (f.selfParent) cleaned++;
+  async function* fixed() {
+    for await (const entry of hubParquetFiles(context, HF_REPO_ID, FILES, ["prompt", "answer_nodes", "problem_type", "prompt_chars"])) {
+      const fix = fixRow(entry);
+      if (fix.selfParent) cleaned++;
+      yield { entry, ...fix };
+    }
+  }
   return writeCounted(
     context,
-    entries,
-    (e) => fixed.get(e)!.prompt,
-    (e, tokens) => ({
-      responses_create_params: { input: [{ role: "user", content: fixed.get(e)!.prompt }] },
-      expected_answer: stringifyPython([...fixed.get(e)!.answer].sort(compareCodePoints), { spaced: true, ensureAscii: true }),
+    counting,
+    fixed(),
+    ({ prompt }) => prompt,
+    ({ entry: e, prompt, answer }, tokens) => ({
+      responses_create_params: { input: [{ role: "user", content: prompt }] },
+      expected_answer: stringifyPython([...answer].sort(compareCodePoints), { spaced: true, ensureAscii: true }),
       problem_type: e.problem_type,
       n_tokens: tokens,
       prompt_chars: e.prompt_chars,

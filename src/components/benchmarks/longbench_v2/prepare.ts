@@ -7,15 +7,18 @@
 import { requireColumns } from "../_hub-rows.ts";
 import { hubJsonArray, writeCounted } from "../_long-context.ts";
 import type { PrepareContext } from "../_prepare.ts";
+import { tokenCounting } from "../_tokens.ts";
 
 export const HF_REPO_ID = "THUDM/LongBench-v2";
 const COLUMNS = ["_id", "context", "question", "choice_A", "choice_B", "choice_C", "choice_D", "answer", "domain", "sub_domain", "difficulty", "length"];
 
 export async function prepare(context: PrepareContext): Promise<string> {
+  const counting = await tokenCounting(context.args);
   const entries = await hubJsonArray(context, HF_REPO_ID, "data.json");
   requireColumns(entries, COLUMNS, { repoId: HF_REPO_ID, path: "data.json" });
   return writeCounted(
     context,
+    counting,
     entries,
     (e) => e.context as string,
     (e, tokens) => ({

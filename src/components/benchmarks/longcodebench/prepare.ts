@@ -13,6 +13,7 @@ import { decodeUtf8IgnoringErrors } from "../../../text/utf8.ts";
 import { type Row, requireColumns } from "../_hub-rows.ts";
 import { writeCounted } from "../_long-context.ts";
 import type { PrepareContext } from "../_prepare.ts";
+import { tokenCounting } from "../_tokens.ts";
 import { NAMESPACE_URL, uuid5 } from "../_uuid5.ts";
 
 export const HF_REPO_ID = "Steefano/LCB";
@@ -51,6 +52,7 @@ export function archiveRows(archive: string): Row[] {
 }
 
 export async function prepare(context: PrepareContext): Promise<string> {
+  const counting = await tokenCounting(context.args);
   const file = { repoId: HF_REPO_ID, path: ARCHIVE, revision: "main" };
   context.log(`Downloading LongCodeBench LongCodeQA (${HF_REPO_ID}/${ARCHIVE})...`);
   const entries = archiveRows(await hfDownload(file, { log: context.log }));
@@ -58,6 +60,7 @@ export async function prepare(context: PrepareContext): Promise<string> {
   const question = (e: Row) => pyStrip(String(e.prompt)) + POSTFIX;
   return writeCounted(
     context,
+    counting,
     entries,
     question,
     (e, tokens) => ({

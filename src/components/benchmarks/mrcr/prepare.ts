@@ -8,6 +8,7 @@ import { GymError } from "../../../errors.ts";
 import type { Row } from "../_hub-rows.ts";
 import { hubParquetFiles, writeCounted } from "../_long-context.ts";
 import type { PrepareContext } from "../_prepare.ts";
+import { tokenCounting } from "../_tokens.ts";
 
 export const HF_REPO_ID = "openai/mrcr";
 /** The repo's data files, sorted as `load_dataset` orders them. */
@@ -24,14 +25,18 @@ function messages(entry: Row, index: number): { content: string }[] {
 }
 
 export async function prepare(context: PrepareContext): Promise<string> {
-  const entries = await hubParquetFiles(context, HF_REPO_ID, FILES, ["prompt", "answer", "random_string_to_prepend", "n_needles"]);
-  const parsed = new Map(entries.map((e, i) => [e, messages(e, i)]));
+  const counting = await tokenCounting(context.args);
+  async function* withMessages() {
+    let index = 0;
+    for await (const entry of hubParquetFiles(context, HF_REPO_ID, FILES, ["prompt", "answer", "random_string_to_prepend", "n_needles"])) yield { entry, messages: messages(entry, index++) };
+  }
   return writeCounted(
     context,
-    entries,
-    (e) => parsed.get(e)!.map((m) => m.content),
-    (e, tokens) => ({
-      responses_create_params: { input: parsed.get(e)! },
+    counting,
+    withMessages(),
+    ({ messages }) => messages.map((m) => m.content),
+    ({ entry: e, messages }, tokens) => ({
+      responses_create_params: { input: messages },
       expected_answer: e.answer,
       random_string_to_prepend: e.random_string_to_prepend,
       n_needles: e.n_needles,
