@@ -46,4 +46,5 @@ export const catalog: ServerCatalog = {
   ragtruth: () => import("./ragtruth/index.ts"),
   polymath: () => import("./polymath/index.ts"),
   imo_gradingbench: () => import("./imo_gradingbench/index.ts"),
+  proof_genselect: () => import("./proof_genselect/index.ts"),
 };
