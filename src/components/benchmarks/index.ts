@@ -57,4 +57,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/bunsenbench_chemistry_mcq/prepare.ts": () => import("./bunsenbench_chemistry_mcq/prepare.ts"),
   "benchmarks/polymath/prepare.ts": () => import("./polymath/prepare.ts"),
   "benchmarks/imo_gradingbench/prepare.ts": () => import("./imo_gradingbench/prepare.ts"),
+  "benchmarks/proof_bench_judge/prepare.ts": () => import("./proof_bench_judge/prepare.ts"),
 };
