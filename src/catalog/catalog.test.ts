@@ -116,7 +116,7 @@ describe("listings", () => {
     expect(benchmarks.json.map((e) => e.name)).toEqual(expect.arrayContaining(["arithmetic", "gpqa", "my_bench"]));
     const warnings: string[] = [];
     const math = await listComponents("environments", views(), { filters: { domain: "math" }, warn: (l) => warnings.push(l) });
-    expect(math.json.map((e) => e.name)).toEqual(["aime24", "aime24-x", "aime25", "aime25-x", "aime26", "answer-judge", "apex_shortlist", "chained", "gsm8k", "hendrycks_math", "hmmt_feb25", "hmmt_nov25", "imo_answerbench", "math-500", "my_bench", "physics", "resources_servers/math_proof_judgement", "resources_servers/math_with_autograder", "resources_servers/math_with_judge", "resources_servers/math_with_judge/dapo17k", "resources_servers/math_with_judge/math_stack_overflow", "resources_servers/my_verifier", "resources_servers/physics_judge", "resources_servers/proof_verification"]);
+    expect(math.json.map((e) => e.name)).toEqual(["aime24", "aime24-x", "aime25", "aime25-x", "aime26", "answer-judge", "apex_shortlist", "chained", "gsm8k", "hendrycks_math", "hmmt_feb25", "hmmt_nov25", "imo_answerbench", "imo_gradingbench", "math-500", "my_bench", "physics", "polymath", "proof_bench_judge", "resources_servers/imo_gradingbench", "resources_servers/math_proof_judgement", "resources_servers/math_with_autograder", "resources_servers/math_with_judge", "resources_servers/math_with_judge/dapo17k", "resources_servers/math_with_judge/math_stack_overflow", "resources_servers/my_verifier", "resources_servers/physics_judge", "resources_servers/polymath", "resources_servers/proof_genselect", "resources_servers/proof_verification"]);
   });
 });
 
