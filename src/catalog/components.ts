@@ -1,6 +1,7 @@
 /** Discovery of agents, models and resources servers across the roots (earlier roots shadow later ones). */
 import { componentRoots, type RootOptions } from "../config/roots.ts";
 import { RootView } from "./_source.ts";
+import { overlayBase, overriddenInstances } from "../config/overlays.ts";
 import { readMetadata, serverBlocks } from "./metadata.ts";
 
 export interface AgentEntry {
@@ -24,6 +25,8 @@ export interface ResourcesServerEntry {
   description?: string;
   value?: string;
   configPath: string;
+  /** An overlay config (server blocks without `entrypoint`): the base file it is composed after, as NeMo Gym composes them. */
+  overlayOf?: string;
 }
 
 /** The roots of one command, as views. */
@@ -98,9 +101,17 @@ export async function discoverResourcesServers(views: RootView[]): Promise<Resou
         const blocks = serverBlocks(await view.yaml(rel));
         const server = blocks.find((b) => b.group === "resources_servers");
         if (!server) continue;
-        const { domain, description } = await readMetadata(view, rel);
+        const tree = await view.yaml(rel);
+        const siblings: [string, Awaited<ReturnType<RootView["yaml"]>>][] = [];
+        if (overriddenInstances(tree).length > 0) {
+          for (const other of await view.files(`resources_servers/${dir}/configs`)) if (!other.includes("/") && other !== file) siblings.push([other, await view.yaml(`resources_servers/${dir}/configs/${other}`)]);
+        }
+        const base = overlayBase(tree, siblings, `${dir}.yaml`);
+        const { domain, description } = await readMetadata(view, base ? `resources_servers/${dir}/configs/${base}` : rel);
         const value = typeof server.block.value === "string" ? server.block.value : undefined;
-        out.push({ name: token(dir, file.replace(/\.yaml$/, "")), domain, description, value, configPath: view.shown(rel) });
+        const entry: ResourcesServerEntry = { name: token(dir, file.replace(/\.yaml$/, "")), domain, description, value, configPath: view.shown(rel) };
+        if (base) entry.overlayOf = view.shown(`resources_servers/${dir}/configs/${base}`);
+        out.push(entry);
       }
     }
     return out;

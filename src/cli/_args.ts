@@ -61,7 +61,7 @@ export async function configOptions(
   overrides: string[],
   extra: Partial<ResolveConfigOptions> = {},
 ): Promise<ResolveConfigOptions> {
-  const { componentRoots, selectorPath } = await import("../config/index.ts");
+  const { componentRoots, selectorPaths: pathsOf } = await import("../config/index.ts");
   const cwd = extra.cwd ?? process.cwd();
   const searchDirs = allValues(rawArgs, "search-dir");
   const roots = componentRoots({ searchDirs, cwd, env: extra.env });
@@ -70,7 +70,7 @@ export async function configOptions(
   const selectorPaths: string[] = [];
   for (const kind of SELECTORS) {
     const value = args[kind] ?? args[kind.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
-    if (typeof value === "string" && value !== "") selectorPaths.push(await selectorPath(kind, value, roots, warnings));
+    if (typeof value === "string" && value !== "") selectorPaths.push(...(await pathsOf(kind, value, roots, warnings)));
   }
   configPaths.push(...selectorPaths);
   const rest: string[] = [];

@@ -1,7 +1,10 @@
 /** Asset selectors (`--benchmark`, `--environment`, `--resources-server`, `--model-type`, `--agent-type`) → config files. */
 import { GymError } from "../errors.ts";
 import { closeMatches } from "../text/difflib.ts";
+import { overlayBase } from "./overlays.ts";
 import { displayUnder, hasDirUnder, listDirsUnder, listFilesUnder, readUnder, type Root } from "./roots.ts";
+import type { ConfigValue } from "./_tree.ts";
+import { parseYaml } from "./yaml.ts";
 
 export type SelectorKind = "benchmark" | "environment" | "resources-server" | "model-type" | "agent-type";
 
@@ -93,6 +96,43 @@ export async function selectorPath(kind: SelectorKind, value: string, roots: Roo
   throw new GymError("E_USAGE", `\`--${kind} ${value}\` was specified which implies config \`${rel}\`, which does not exist.${hint}`, {
     hint: searchedDirs.length > 0 ? `See available ${kind} configs in ${searchedDirs.map((d) => `\`${d}\``).join(", ")}.` : `No root has a ${parent}/ folder; add one with --search-dir DIR.`,
   });
+}
+
+/**
+ * The config files a selector loads, in order: its own file, preceded by its base when the file is an overlay (server
+ * blocks without an `entrypoint`, see overlays.ts) — `--resources-server math_with_judge/math_with_local_judge` loads
+ * `math_with_judge.yaml` then `math_with_local_judge.yaml`, as NeMo Gym composes them in `config_paths`.
+ */
+export async function selectorPaths(kind: SelectorKind, value: string, roots: Root[], warnings: string[] = []): Promise<string[]> {
+  const path = await selectorPath(kind, value, roots, warnings);
+  const { parent, subdir } = ASSETS[kind];
+  if (!subdir || !value.includes("/")) return [path];
+  const name = value.slice(0, value.indexOf("/"));
+  const configDir = `${parent}/${name}/${subdir}`;
+  for (const root of roots) {
+    if (displayUnder(root, `${configDir}/${value.slice(name.length + 1)}.yaml`) !== path) continue;
+    const own = await readUnder(root, `${configDir}/${value.slice(name.length + 1)}.yaml`);
+    let tree;
+    try {
+      tree = parseYaml(own!.text, path);
+    } catch {
+      return [path]; // the loader reports the syntax error with its line
+    }
+    const siblings: [string, ConfigValue | null][] = [];
+    for (const file of await listFilesUnder(root, configDir)) {
+      if (file.includes("/") || file === `${value.slice(name.length + 1)}.yaml`) continue;
+      const found = await readUnder(root, `${configDir}/${file}`);
+      if (!found) continue;
+      try {
+        siblings.push([file, parseYaml(found.text, found.display)]);
+      } catch {
+        // a sibling that does not parse cannot be a base
+      }
+    }
+    const base = overlayBase(tree, siblings, `${name}.yaml`);
+    return base ? [displayUnder(root, `${configDir}/${base}`), path] : [path];
+  }
+  return [path];
 }
 
 async function dirsThatExist(roots: Root[], folder: string): Promise<string[]> {

@@ -68,4 +68,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/imo_proofbench/prepare.ts": () => import("./imo_proofbench/prepare.ts"),
   "benchmarks/iheval/prepare.ts": () => import("./iheval/prepare.ts"),
   "benchmarks/scicode/prepare.ts": () => import("./scicode/prepare.ts"),
+  "benchmarks/proof_bench_judge/prepare.ts": () => import("./proof_bench_judge/prepare.ts"),
 };

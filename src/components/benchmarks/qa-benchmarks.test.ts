@@ -38,6 +38,7 @@ beforeAll(async () => {
   process.env.HF_ENDPOINT = hub.url;
   process.env.NEMO_GYM_CACHE_DIR = join(dir, "cache");
   for (const k of ["HF_HUB_OFFLINE", "GYM_OFFLINE", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"]) delete process.env[k];
+  for (const name of ["tokenizer.json", "tokenizer_config.json"]) hub.addFile("Qwen/Qwen3-0.6B", name, readFileSync(join(fixtures, `qwen3-like-${name}`)), { repoType: "model" });
   files = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -92,6 +93,9 @@ describe("qa benchmarks: prepare writes NeMo Gym's lines", () => {
   test("imo_gradingbench: the superhuman CSV (quotes, commas, newlines in a field, UTF-8) as json.dumps with ASCII escapes", async () => {
     expect(await run("imo_gradingbench", { source_url: `${files.url.origin}/imobench/gradingbench.csv` })).toBe(expected.imo_gradingbench!);
   });
+  test("proof_bench_judge: stripped, Python's seed-42 shuffle, the Qwen3-token filter (tokenizer.json from the Hub), ASCII escapes", async () => {
+    expect(await run("proof_bench_judge")).toBe(expected.proof_bench_judge!);
+  });
   test("offline with an empty cache: refused with the prefetch hint, nothing written", async () => {
     process.env.HF_HUB_OFFLINE = "1";
     process.env.NEMO_GYM_CACHE_DIR = join(dir, "empty-cache");
@@ -112,6 +116,7 @@ describe("qa benchmarks on the binary", () => {
     ["hotpotqa_closedbook", 4, "hotpotqa_closedbook_simple_agent", () => []],
     ["polymath", 12, "polymath_benchmark_simple_agent", () => [`+prepare_script_args={instructions_url: "${instructionsUrl()}"}`]],
     ["imo_gradingbench", 3, "imo_gradingbench_imo_gradingbench_simple_agent", () => [`+prepare_script_args={source_url: "${files.url.origin}/imobench/gradingbench.csv"}`]],
+    ["proof_bench_judge", 6, "proof_bench_judge_math_proof_judgement_simple_agent", () => []],
     ["bunsenbench_chemistry_mcq", 4 * 8, "bunsenbench_chemistry_mcq_benchmark_simple_agent", () => ["+prepare_script_args={reconstituted_jsonl: bunsen-reconstituted.jsonl}"]],
   ];
   test("gym list benchmarks shows them; eval prepare then eval run --benchmark against mock_model scores every rollout", async () => {

@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { mergeAll } from "../../config/merge.ts";
+import { overlayBase } from "../../config/overlays.ts";
 import { catalog } from "./index.ts";
 
 const dir = import.meta.dir;
@@ -17,8 +19,11 @@ describe("resources server catalog", () => {
       const factory = (await catalog[name]!()).default;
       const configs = readdirSync(join(dir, name, "configs"));
       expect(configs.length).toBeGreaterThan(0);
-      for (const file of configs) {
-        const config = parse(readFileSync(join(dir, name, "configs", file), "utf8")) as Record<string, any>;
+      const trees = configs.map((file) => [file, parse(readFileSync(join(dir, name, "configs", file), "utf8"))] as [string, Record<string, any>]);
+      for (const [file, tree] of trees) {
+        // An overlay (server blocks without an entrypoint, math_with_local_judge.yaml) runs composed after its base, as in NeMo Gym.
+        const base = overlayBase(tree, trees.filter(([other]) => other !== file), `${name}.yaml`);
+        const config = (base ? mergeAll([trees.find(([other]) => other === base)![1], tree]) : tree) as Record<string, any>;
         // A judge's model-server file beside the server's config (physics_judge/configs/judge_openai.yaml) has no server block.
         if (Object.values(config).every((v) => v?.responses_api_models && !v?.resources_servers)) continue;
         const instances = Object.entries(config).filter(([, v]) => v?.resources_servers?.[name]);

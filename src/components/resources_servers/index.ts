@@ -59,4 +59,5 @@ export const catalog: ServerCatalog = {
   imo_proofbench_judge: () => import("./imo_proofbench_judge/index.ts"),
   swerl_llm_judge: () => import("./swerl_llm_judge/index.ts"),
   scicode: () => import("./scicode/index.ts"),
+  proof_genselect: () => import("./proof_genselect/index.ts"),
 };

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { PyFloat } from "../../../metrics/pyjson.ts";
 import { reverifyPublished } from "../../../testing/published-rollouts.ts";
 import { fullResponse, post, readJsonFile, readJsonlFile } from "../_common/testing.ts";
 import { allowedLetters } from "../mcqa/extract.ts";
@@ -47,6 +48,14 @@ describe("bunsenbench_chemistry_mcq: error modes and the response", () => {
     const body = await verify(reply("<choice>H2O</choice>"), { options: null, choices: ["OH-", { letter: "b", text: "H2O" }], metadata: { bunsen_id: "x:1", source: "s", bct_field: "f" }, expected_answer: "B" });
     expect([body.reward, body.extracted_answer, body.bunsen_id, body.source, body.bct_field, body.bct_subfield]).toEqual([1, "B", "x:1", "s", "f", null]);
     expect(Object.keys(body)).toEqual(["responses_create_params", "response", "reward", "expected_answer", "extracted_answer", "uuid", "bunsen_id", "choices", "no_answer", "error_mode", "source", "bct_field", "bct_subfield", "metadata"]);
+  });
+});
+
+describe("bunsenbench_chemistry_mcq: error-mode metrics", () => {
+  test("rollouts without error_mode fall back on reward (0.0 is falsy) and extracted_answer", () => {
+    const tasks = [[{ reward: new PyFloat(0), extracted_answer: "A" }], [{ reward: new PyFloat(1), extracted_answer: "B" }], [{ reward: new PyFloat(0), extracted_answer: null }], [{ reward: 0, error_mode: "refusal" }]];
+    const metrics = JSON.parse(JSON.stringify(createBunsen.definition.computeMetrics!(tasks as never, {} as never)));
+    expect([metrics["error_modes/correct/count"], metrics["error_modes/wrong_answer/count"], metrics["error_modes/format_violation/count"], metrics["error_modes/refusal"]]).toEqual([1, 1, 1, 25]);
   });
 });
 

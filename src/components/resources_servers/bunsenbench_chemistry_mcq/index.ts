@@ -4,7 +4,7 @@
  * early_termination, malformed_choice, format_violation) and accuracy by source, BCT field and subfield.
  */
 import { computePassMajorityMetrics, highestKMetrics } from "../../../metrics/pass-k.ts";
-import { pyFloat } from "../../../metrics/pyjson.ts";
+import { PyFloat, pyFloat } from "../../../metrics/pyjson.ts";
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
@@ -51,7 +51,13 @@ function optionsOf(body: JsonObject): Options {
   return out;
 }
 
-const truthy = (v: unknown) => v !== null && v !== undefined && v !== "" && v !== false && v !== 0 && !(Array.isArray(v) && v.length === 0) && !(typeof v === "object" && Object.keys(v as object).length === 0);
+/** Python truthiness of a JSON value (a PyFloat 0.0 is falsy). */
+const truthy = (v: unknown): boolean => {
+  if (v instanceof PyFloat) return v.value !== 0;
+  if (v === null || v === undefined || v === "" || v === false || v === 0) return false;
+  if (Array.isArray(v)) return v.length > 0;
+  return typeof v !== "object" || Object.keys(v as object).length > 0;
+};
 
 function goldLetter(expected: string, options: Options): string {
   const stripped = stripWrappers(expected).toUpperCase();

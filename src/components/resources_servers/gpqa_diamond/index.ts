@@ -8,6 +8,7 @@ import { defineResourcesServer } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
 import { pyCompile, pyFindall } from "../_python/re.ts";
 import { pyLen, pyStrip } from "../_python/text.ts";
+import { pyIsUpper } from "../_nlp/pystr.ts";
 import mcqa from "../mcqa/index.ts";
 import { allowedLetters, templateRegexLetter, type Options } from "../mcqa/extract.ts";
 
@@ -15,8 +16,8 @@ const BOXED = pyCompile(String.raw`\\boxed\{([^}]*)\}`, { dotAll: true });
 const STANDALONE_CAPITAL = pyCompile(String.raw`\b([A-Z])\b`, { dotAll: true });
 const ANSWER_LINE = pyCompile(String.raw`(?i)[\*\_]{0,2}Answer[\*\_]{0,2}\s*:[\s\*\_]{0,2}\s*([A-Z])(?![a-zA-Z0-9])`);
 
-/** Python's `str.isupper()` for a one-character string: a cased character in upper case. */
-const isUpperChar = (ch: string) => ch.toUpperCase() === ch && ch.toLowerCase() !== ch;
+/** Python's `str.isupper()`. */
+const isUpperChar = pyIsUpper;
 
 /** NeMo Gym's `extract_letter`: the letter of the last box, else of the last `Answer:` line, or null. */
 export function gpqaLetter(text: string): string | null {
