@@ -28,7 +28,7 @@ export class RowPrompts {
     const params = row.responses_create_params;
     const input = params !== null && typeof params === "object" ? (params as Row).input : undefined;
     this.first[r] = list.length;
-    if (!(input instanceof Span)) return void (this.items[r] = NO_PROMPT);
+    if (!(input instanceof Span)) return void (this.items[r] = this.parsed(input));
     let items = digestPromptBytes(bytes, input.start, list);
     if (items === PROMPT_FALLBACK) items = this.parsed(parseSpan(bytes, input));
     else if (items >= 0 && !this.prefixes) {
