@@ -41,7 +41,7 @@ export class RowPrompts {
     const input = params !== null && typeof params === "object" ? (params as Row).input : undefined;
     const all = this.scratch;
     all.length = 0;
-    let items = input instanceof Span ? digestPromptBytes(bytes, input.start, all) : NO_PROMPT;
+    let items = input instanceof Span ? digestPromptBytes(bytes, input.start, all) : parsedDigests(input, all);
     if (items === PROMPT_FALLBACK) items = parsedDigests(parseSpan(bytes, input as Span), all);
     this.items[r] = items;
     const list = this.digests;
