@@ -107,5 +107,17 @@ for (const shape of shapes) {
         : "";
     console.log(`  ${label.padEnd(38)} ${(mbs / m.wall).toFixed(0).padStart(5)} MB/s ${m.wall.toFixed(2).padStart(6)} s  cpu ${m.cpu.toFixed(2).padStart(6)} s  peak ${m.peak.toFixed(0).padStart(5)} MB${ratios}${m.error ? `  (${m.error})` : ""}`);
   }
+  // The issue's goals, per stage: wall ≤ 1.0× the bare loop's, and ≥ 2× faster than the orjson loop (wall and CPU).
+  for (const stage of ["aggregate", "profile", "health-check"]) {
+    const m = summary.get(`gym eval ${stage}`);
+    if (!m || !bare || !orjson) continue;
+    const mark = (ok: boolean) => (ok ? "met" : "NOT met");
+    const vsBare = m.wall / bare.wall;
+    const vsOrjson = orjson.wall / m.wall;
+    console.log(
+      `  goal ${stage.padEnd(12)} wall ${vsBare.toFixed(2)}× bare (≤ 1.0: ${mark(vsBare <= 1)}), ${vsOrjson.toFixed(2)}× faster than orjson (≥ 2: ${mark(vsOrjson >= 2)})` +
+        ` | cpu ${(m.cpu / bare.cpu).toFixed(2)}× bare, ${(orjson.cpu / m.cpu).toFixed(2)}× faster than orjson`,
+    );
+  }
   fs.rmSync(work, { recursive: true, force: true });
 }

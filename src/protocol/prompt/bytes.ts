@@ -234,14 +234,15 @@ function skip(b: Uint8Array, i: number): number {
   }
 }
 
+/** The index past the (valid) string at `i`: the next quote not escaped, found natively. */
 function stringEnd(b: Uint8Array, i: number): number {
-  i++;
   for (;;) {
-    const c = b[i];
-    if (c === 34) return i + 1;
-    if (c === 92) i += 2;
-    else if (c === undefined) return i;
-    else i++;
+    const q = b.indexOf(34, i + 1);
+    if (q < 0) return b.length;
+    let k = q - 1;
+    while (b[k] === 92) k--;
+    if ((q - 1 - k) % 2 === 0) return q + 1;
+    i = q;
   }
 }
 

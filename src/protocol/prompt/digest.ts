@@ -79,7 +79,8 @@ export function rowInput(row: Record<string, unknown>): unknown {
  * guards nothing). Each field is its tag, a 0, its text and a 1; `value()` leaves the state as it is.
  */
 export class PromptHash {
-  h1 = 0xdeadbeef;
+  // As int32 (the same bits): a field that flips between a double and an int on every reset is slow.
+  h1 = 0xdeadbeef | 0;
   h2 = 0x41c6ce57;
 
   add(tag: string, text: string): void {
@@ -114,7 +115,7 @@ export class PromptHash {
   }
 
   reset(): void {
-    this.h1 = 0xdeadbeef;
+    this.h1 = 0xdeadbeef | 0;
     this.h2 = 0x41c6ce57;
   }
 }

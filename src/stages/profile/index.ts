@@ -70,13 +70,14 @@ interface Keyed {
   prompts: RowPrompts;
 }
 
-async function indexFile(source: string, what: string, needAgent: boolean, log?: (message: string) => void): Promise<Keyed> {
+async function indexFile(source: string, what: string, inputs: Keyed | null, log?: (message: string) => void): Promise<Keyed> {
+  const needAgent = inputs === null;
   const file = isStream(source) ? await spillStdin(source) : source;
   const shown = source === "-" ? "<stdin>" : source;
   if (source !== "-" && !fs.existsSync(source)) {
     throw new GymError("E_INPUT_NOT_FOUND", `Input file not found: '${source}' (${what}). Check the path is spelled correctly.`);
   }
-  const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true, spool: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable({ spool: true }), prompts: new RowPrompts(!needAgent) };
+  const k: Keyed = { file, shown, index: needAgent ? new RowIndex({ bytes: true, agent: true, keys: true, spool: true }) : new RowIndex(), agents: new NameIds(), table: needAgent ? null : new RolloutTable({ spool: true }), prompts: inputs ? new RowPrompts(inputs.prompts) : new RowPrompts() };
   try {
     await scanInto(k, needAgent, log);
     if (k.index.rows === 0) throw emptyInput(shown, what);
@@ -134,8 +135,8 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
   if (options.inputs === "-" && options.rollouts === "-") throw new GymError("E_USAGE", "Only one of --inputs and --rollouts can be read from stdin (-)");
   const base = options.outputBase ?? (options.rollouts === "-" ? undefined : options.rollouts);
   if (!base) throw new GymError("E_MISSING_ARGUMENT", "--output is required when --rollouts is read from stdin", { hint: "Pass --output results/rollouts.jsonl to name the profile files." });
-  const inputs = await indexFile(options.inputs, "--inputs", true);
-  const results = await indexFile(options.rollouts, "--rollouts", false, options.log);
+  const inputs = await indexFile(options.inputs, "--inputs", null);
+  const results = await indexFile(options.rollouts, "--rollouts", inputs, options.log);
   const io = sortKeys(inputs, "materialized input");
   const ro = sortKeys(results, "result");
   const it = inputs.index.task, ir = inputs.index.rollout, rt = results.table!.task, rr = results.table!.rollout;
