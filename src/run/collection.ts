@@ -163,6 +163,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   };
   let healthDone = false;
   let sinceGc = 0;
+  const memory = new MemoryBound();
   let healthReport: CollectionResult["health"];
   try {
     for await (const event of collect(budget ? budget.gate(plan, abort.signal) : plan, {
@@ -182,8 +183,8 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       } else budget?.finished();
       const outcome = await persist(event);
       // Each rollout leaves its answer objects behind; the engine lets that garbage pile up to GBs over a long run
-      // before it collects. A full collection every ~16k rollouts keeps the peak flat (a fraction of a percent of CPU).
-      if (++sinceGc >= 1 << 14) (sinceGc = 0), collectGarbage();
+      // before it collects. A full collection once the RSS passes a bound keeps the peak flat; short runs never pay.
+      if (++sinceGc >= 4096) (sinceGc = 0), memory.check();
       if (outcome) store.set(event.request.id, outcome);
       status.touch(event.kind === "success" && progressed === false);
       if (event.kind === "success" || (event.kind === "failure" && outcome?.kind === "failure" && outcome.terminal)) progressed = true;
@@ -296,6 +297,16 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   // Stopped at the budget with rollouts left: 77 whatever else the run says, so a pipeline can tell it apart.
   if (result.budgetStop && result.exitCode !== EXIT.failure && expected.some((id) => store.get(id)?.kind !== "success")) result.exitCode = EXIT.budgetStopped;
   return result;
+}
+
+/** Collects garbage when the RSS passes its bound; the bound then rises to 1.5× what stays (no collection per check). */
+class MemoryBound {
+  private bound = 384 * 2 ** 20;
+  check(): void {
+    if (process.memoryUsage().rss < this.bound) return;
+    collectGarbage();
+    this.bound = Math.max(this.bound, 1.5 * process.memoryUsage().rss);
+  }
 }
 
 /** The writer-fed health report: the summary, or why there is none (an empty file, as `healthCheck()` says it). */
