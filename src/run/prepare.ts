@@ -39,9 +39,12 @@ export async function fileDigest(path: string): Promise<string> {
 export function materializedDigest(rows: Row[]): string {
   const digest = digestBuilder();
   // The same text as "[" + rows joined by "," + "]", hashed in pieces of ~64k characters (one update per row costs more).
-  const canonicalJson = sharedCanonicalJson();
+  // Shared values (a task's repeats are neighbours) are made once per few thousand rows: a memo for the whole
+  // run would keep the text of every task until the end (hundreds of MB at a million rollouts).
+  let canonicalJson = sharedCanonicalJson();
   let pending = "[";
   for (let i = 0; i < rows.length; i++) {
+    if (i % 4096 === 0 && i > 0) canonicalJson = sharedCanonicalJson();
     pending += `${i ? "," : ""}${canonicalJson(rows[i])}`;
     if (pending.length >= 65536) {
       digest.add(pending);
