@@ -11,7 +11,8 @@
  * Scale mode: `bun scripts/bench/collect.ts --rollouts 1000000` runs one collection of that many rollouts against the
  * mock (concurrency 256) and prints its throughput per tenth of the run (flat is the goal: no O(n) work per rollout),
  * its peak RSS (goal < 500 MB), then cuts the last tenth of the rollouts file off (as a killed run leaves it) and
- * times `--resume` from its start to its first new rollout on disk (goal < 5 s).
+ * times `--resume` from its start to its first new rollout on disk (goal < 5 s). GYM_BENCH_BINARY=/path/to/gym runs
+ * another build than dist/gym in this mode.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, truncateSync } from "node:fs";
@@ -149,7 +150,8 @@ async function scaleRun(total: number): Promise<void> {
   console.log(`scale: ${total.toLocaleString("en-US")} rollouts, concurrency 256, mock on loopback; load average before: ${load()}`);
   const usage = join(dir, "usage.txt");
   const started = performance.now();
-  const run = timeTool ? spawn(timeTool, ["-f", "%M %U %S", "-o", usage, binary, ...args], { stdio: "ignore" }) : spawn(binary, args, { stdio: "ignore" });
+  const gym = process.env.GYM_BENCH_BINARY ?? binary;
+  const run = timeTool ? spawn(timeTool, ["-f", "%M %U %S", "-o", usage, gym, ...args], { stdio: "ignore" }) : spawn(gym, args, { stdio: "ignore" });
   const exited = new Promise<number>((resolve) => run.on("exit", (code) => resolve(code ?? 1)));
   let done = false;
   void exited.then(() => (done = true));
@@ -181,7 +183,7 @@ async function scaleRun(total: number): Promise<void> {
   for (let i = 0, seen = 0; i < text.length; i++) if (text[i] === 10 && ++seen === total - total / 10) cut = i + 1;
   truncateSync(output, cut);
   const resumeStarted = performance.now();
-  const resume = spawn(binary, [...args, "--resume"], { stdio: "ignore" });
+  const resume = spawn(gym, [...args, "--resume"], { stdio: "ignore" });
   const resumeExited = new Promise<number>((resolve) => resume.on("exit", (c) => resolve(c ?? 1)));
   let firstResumed = NaN;
   while (Number.isNaN(firstResumed) && performance.now() - resumeStarted < 120_000) {

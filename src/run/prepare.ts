@@ -39,9 +39,12 @@ export async function fileDigest(path: string): Promise<string> {
 export function materializedDigest(rows: Row[]): string {
   const digest = digestBuilder();
   // The same text as "[" + rows joined by "," + "]", hashed in pieces of ~64k characters (one update per row costs more).
-  const canonicalJson = sharedCanonicalJson();
+  // Shared values (a task's repeats are neighbours) are made once per few thousand rows: a memo for the whole
+  // run would keep the text of every task until the end (hundreds of MB at a million rollouts).
+  let canonicalJson = sharedCanonicalJson();
   let pending = "[";
   for (let i = 0; i < rows.length; i++) {
+    if (i % 4096 === 0 && i > 0) canonicalJson = sharedCanonicalJson();
     pending += `${i ? "," : ""}${canonicalJson(rows[i])}`;
     if (pending.length >= 65536) {
       digest.add(pending);
@@ -78,6 +81,11 @@ export async function prepareRun(options: PrepareOptions): Promise<Inventory> {
   return freshRun(options, current);
 }
 
+/** `toJsonLines(rows)` in pieces of a few thousand rows (a task's repeats, which share values, are neighbours). */
+function* jsonLinePieces(rows: Row[]): Generator<string> {
+  for (let i = 0; i < rows.length; i += 4096) yield toJsonLines(rows.slice(i, i + 4096));
+}
+
 function hasBytes(path: string): boolean {
   try {
     return fs.statSync(path).size > 0;
@@ -90,7 +98,7 @@ function freshRun(options: PrepareOptions, digests: Parameters<typeof newManifes
   const { paths } = options;
   // The manifest goes first and comes back last: a crash in between leaves no manifest, so no resume trusts a half-made inventory.
   for (const file of [paths.manifest, paths.rollouts, paths.failures, paths.aggregateMetrics, paths.batchStatus, paths.attempts, paths.resumeDrift]) fs.rmSync(file, { force: true });
-  writeFileAtomic(paths.materializedInputs, toJsonLines(options.materialized));
+  writeFileAtomic(paths.materializedInputs, jsonLinePieces(options.materialized));
   const manifest = newManifest(digests);
   writeManifest(paths.manifest, manifest);
   return { manifest, rows: options.materialized, resumed: false };

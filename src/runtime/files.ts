@@ -201,7 +201,7 @@ export function stdoutSink(): ByteSink {
 }
 
 /** Writes a whole file atomically: a temporary file beside it, flushed, then renamed over it. */
-export function writeFileAtomic(target: string, data: string | Uint8Array): void {
+export function writeFileAtomic(target: string, data: string | Uint8Array | Iterable<string>): void {
   const dir = path.dirname(path.resolve(target));
   try {
     fs.mkdirSync(dir, { recursive: true });
@@ -213,7 +213,9 @@ export function writeFileAtomic(target: string, data: string | Uint8Array): void
   try {
     const fd = fs.openSync(tmp, "w");
     try {
-      writeAllSync(fd, data);
+      // Pieces (a big file made in parts) are written as they come: the whole text is never one string.
+      if (typeof data === "string" || data instanceof Uint8Array) writeAllSync(fd, data);
+      else for (const piece of data) writeAllSync(fd, piece);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
