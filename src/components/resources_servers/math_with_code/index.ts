@@ -66,7 +66,7 @@ function session(state: State, config: MathWithCodeConfig, sessionId: string): E
         timeoutSeconds: config.max_execution_time,
         graceSeconds: 5,
         required: REQUIRED,
-        limits: { wallSeconds: SESSION_SECONDS, cpuSeconds: SESSION_SECONDS, memoryBytes: 4 * 1024 ** 3, processes: 64 },
+        limits: { wallSeconds: SESSION_SECONDS, cpuSeconds: SESSION_SECONDS, memoryBytes: 4 * 1024 ** 3, processes: 256 },
       }),
     );
     entry = { session: started };
@@ -95,12 +95,8 @@ export default defineResourcesServer<MathWithCodeConfig, State>({
     execute_python: {
       request: { fields: { code: py.str() } },
       async handler(body, { state, config, sessionId }) {
-        let reply: CellReply;
-        try {
-          reply = await (await session(state, config, sessionId).session).exec(body.code as string);
-        } catch (error) {
-          reply = { ok: false, error: (error as Error).message };
-        }
+        // A sandbox or interpreter that cannot start is the run's problem (an HTTP 500 naming it), not the model's.
+        const reply: CellReply = await (await session(state, config, sessionId).session).exec(body.code as string);
         if (!reply.ok) return { success: false, stdout: "", stderr: "", error_message: reply.error, result: null };
         return { success: true, stdout: reply.out, stderr: reply.err, error_message: null, result: reply.res };
       },

@@ -67,6 +67,11 @@ describe("math_with_code: the answer (labelled by NeMo Gym's _extract_boxed_answ
 });
 
 describe("math_with_code: the Python session in the sandbox", () => {
+  test("an interpreter that does not run fails the call with a 500 naming it (the run's problem, not the model's)", async () => {
+    const r = await post(server({ python: "/nonexistent/python3", sandbox: "unsafe_no_sandbox" }), "/execute_python", { code: "1" });
+    expect(r.status).toBe(500);
+    expect(JSON.stringify(r.body)).toContain("/nonexistent/python3");
+  });
   sandboxed("state lasts across calls of one cookie, not across cookies; the restricted builtins, last-line value, errors and the alarm as NeMo Gym's", async () => {
     const app = server();
     const first = await post(app, "/execute_python", { code: "x = 41\nimport math\nx + 1" });

@@ -50,7 +50,9 @@ export class PythonSession {
 
   /** Starts the program in the sandbox and waits until it has imported its libraries and connected. */
   static async start(sandbox: Sandbox, python: PythonInfo, options: SessionOptions): Promise<PythonSession> {
-    const folder = mkdtempSync(join(tmpdir(), "gym-mwc-"));
+    // A Unix socket path has at most 107 bytes: a long TMPDIR falls back to /tmp.
+    const base = join(tmpdir(), "gym-mwc-XXXXXX", "session.sock").length < 100 ? tmpdir() : "/tmp";
+    const folder = mkdtempSync(join(base, "gym-mwc-"));
     chmodSync(folder, 0o755);
     const hostSocket = join(folder, "session.sock");
     const server: Server = createServer();
