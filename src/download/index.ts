@@ -19,6 +19,10 @@
  *   RepoNotFound, RevisionNotFound, EntryNotFound, GatedRepo: 401 without a token, 403 for a token not
  *   granted access). `force` re-downloads. Also `hfResolveUrl`, `hfEndpoint`, `hfToken`, `hfRepoPage`,
  *   `describeHubStatus`.
+ * - `hfListTree({ repoId, revision?, path?, recursive?, repoType? }, options)` → the repo's entries
+ *   (`{type, path, size, oid, lfs?}`) from `/api/<type>s/<repo>/tree/<revision>[/<path>]`, every page
+ *   (Link `rel="next"`), as huggingface_hub's `list_repo_tree`; cached under `trees/`, served unasked
+ *   only at a commit sha, offline, or when the Hub is unreachable (`hf/tree.ts`).
  * - `cacheDir(env)`: NEMO_GYM_CACHE_DIR (or GYM_CACHE_DIR), else $XDG_CACHE_HOME/gym, else ~/.cache/gym.
  *   `isOffline(env)`: HF_HUB_OFFLINE or GYM_OFFLINE set; every download then refuses with
  *   `offlineError(url, cachedPath)`, which names the URL and `gym env prefetch` (`prefetchHint`).
@@ -33,6 +37,6 @@
 export { cacheDir, type Env, isOffline, offlineError, prefetchHint } from "./cache.ts";
 export { type DownloadOptions, type DownloadResult, downloadFile } from "./file.ts";
 export { ContentHasher, type ExpectedHash, hashFromEtag } from "./hash.ts";
-export { describeHubStatus, type HfDownloadOptions, type HfFile, type HfRepoType, hfDownload, hfEndpoint, hfRepoPage, hfResolveUrl, hfToken } from "./hf/index.ts";
+export { describeHubStatus, type HfDownloadOptions, type HfFile, type HfRepoType, type HfTreeEntry, type HfTreeOptions, type HfTreeRequest, hfDownload, hfEndpoint, hfListTree, hfRepoPage, hfResolveUrl, hfToken, hfTreeUrl } from "./hf/index.ts";
 export { parquetRowCount, readParquetRows, type ParquetRowsOptions } from "./parquet.ts";
 export { type ProgressSink, terminalProgress } from "./progress.ts";

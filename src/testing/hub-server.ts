@@ -3,7 +3,10 @@
  * answering as huggingface.co does: every change is a new commit on its branch, a revision is a branch or a
  * commit sha, every answer (GET and HEAD) carries X-Repo-Commit; LFS files by a 302 to a CDN path with
  * X-Linked-Etag (sha256) and X-Linked-Size, small files with their git blob id as ETag, X-Error-Code on
- * 401/403/404, Range and If-Range, plus faults a test can ask for (dropped connections, ignored Range, 5xx).
+ * 401/403/404, Range and If-Range, plus faults a test can ask for (dropped connections, ignored Range, 5xx). The tree
+ * listing `/api/<type>s/<repo>/tree/<rev>[/<path>]?recursive=…` answers as huggingface.co does (the path quoted
+ * whole or by segment, `recursive=true|True|1`, pages of `treePageSize` entries chained by a Link `rel="next"`
+ * header with an opaque cursor), and a revision may also be a short commit sha (7+ hex digits, unique).
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -61,6 +64,8 @@ export interface HubServer {
   requests: RecordedRequest[];
   /** Where LFS redirects point (default this server); set to another HubServer's url to test cross-origin hops. */
   cdnBase?: string;
+  /** Entries per page of a tree listing (the Hub's is 1000 without `expand`). */
+  treePageSize: number;
   close(): Promise<void>;
 }
 
@@ -79,9 +84,39 @@ interface StoredRepo {
   commits: Map<string, Map<string, StoredFile>>;
 }
 
-/** The commit sha a revision names: a branch's head, or a commit sha itself. */
+/** The commit sha a revision names: a branch's head, a commit sha itself, or the one commit a short sha begins. */
 function resolve(repo: StoredRepo, revision: string): string | undefined {
-  return repo.branches.get(revision) ?? (repo.commits.has(revision) ? revision : undefined);
+  const named = repo.branches.get(revision) ?? (repo.commits.has(revision) ? revision : undefined);
+  if (named || !/^[0-9a-f]{7,39}$/.test(revision)) return named;
+  const matches = [...repo.commits.keys()].filter((sha) => sha.startsWith(revision));
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** The entries of a tree listing of `files` under `folder` ("" for the root), as the Hub lists them, sorted by path. */
+function treeEntries(files: Map<string, StoredFile>, folder: string, recursive: boolean): Record<string, unknown>[] | undefined {
+  const prefix = folder ? `${folder}/` : "";
+  const out = new Map<string, Record<string, unknown>>();
+  let found = folder === "";
+  for (const [path, file] of files) {
+    if (!path.startsWith(prefix)) continue;
+    found = true;
+    const parts = path.slice(prefix.length).split("/");
+    // Folders on the way (all of them when recursive, the first level otherwise).
+    for (let depth = 1; depth < parts.length && (recursive || depth === 1); depth++) {
+      const dir = prefix + parts.slice(0, depth).join("/");
+      if (!out.has(dir)) out.set(dir, { type: "directory", oid: createHash("sha1").update(`tree ${dir}`).digest("hex"), size: 0, path: dir });
+    }
+    if (!recursive && parts.length > 1) continue;
+    out.set(path, {
+      type: "file",
+      oid: file.gitSha1,
+      size: file.bytes.length,
+      ...(file.lfs ? { lfs: { oid: file.sha256, size: file.bytes.length, pointerSize: 134 } } : {}),
+      path,
+    });
+  }
+  if (!found) return undefined;
+  return [...out.values()].sort((a, b) => (String(a.path) < String(b.path) ? -1 : 1));
 }
 
 let commitCounter = 0;
@@ -116,6 +151,7 @@ export async function startHubServer(): Promise<HubServer> {
     faults: {},
     tokens: new Set(),
     requests: [],
+    treePageSize: 1000,
     addRepo(repoId, options = {}) {
       const k = key(options.repoType, repoId);
       const existing = repos.get(k);
@@ -195,6 +231,8 @@ export async function startHubServer(): Promise<HubServer> {
       const answer = hubApi({ method: "GET", path: url.pathname, token: bearer(req), body: Buffer.alloc(0) }, api);
       return res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body));
     }
+    const tree = /^\/api\/(datasets|models|spaces)\/(.+?)\/tree\/([^/]+)(?:\/(.*))?$/.exec(url.pathname);
+    if (tree) return listTree(req, res, url, tree);
     const cdn = /^\/cdn\/([0-9a-f]{64})$/.exec(url.pathname);
     if (cdn) {
       const blob = blobs.get(cdn[1]!);
@@ -228,6 +266,41 @@ export async function startHubServer(): Promise<HubServer> {
       return res.end();
     }
     return sendBody(req, res, file, { ...common, etag: `"${file.gitSha1}"` });
+  }
+
+  /** Repo access as the resolve route checks it; true when an error answer was sent. */
+  function refused(req: IncomingMessage, res: ServerResponse, repo: StoredRepo | undefined, repoId: string): boolean {
+    const token = bearer(req);
+    const authorized = token !== undefined && hub.tokens.has(token);
+    if (token !== undefined && !authorized && hub.tokens.size > 0) return fail(res, 401, "", "Invalid credentials in Authorization header"), true;
+    if (!repo || (repo.options.private && !authorized)) return fail(res, authorized ? 404 : 401, "RepoNotFound", "Repository not found"), true;
+    if (repo.options.gated && !authorized) return fail(res, 401, "GatedRepo", `Access to dataset ${repoId} is restricted. You must have access to it and be authenticated to access it. Please log in.`), true;
+    if (repo.options.gated && repo.options.granted && !repo.options.granted.includes(token!)) return fail(res, 403, "GatedRepo", `Access to dataset ${repoId} is restricted and you are not in the authorized list.`), true;
+    return false;
+  }
+
+  function listTree(req: IncomingMessage, res: ServerResponse, url: URL, m: RegExpExecArray) {
+    const type = m[1] === "datasets" ? "dataset" : m[1] === "spaces" ? "space" : "model";
+    const repoId = decodeURIComponent(m[2]!);
+    const repo = repos.get(key(type, repoId));
+    if (refused(req, res, repo, repoId)) return;
+    const revision = decodeURIComponent(m[3]!);
+    const commit = resolve(repo!, revision);
+    if (!commit) return fail(res, 404, "RevisionNotFound", `Invalid rev id: ${revision}`);
+    const folder = decodeURIComponent(m[4] ?? "").replace(/^\/+|\/+$/g, "");
+    const recursive = /^(true|1)$/i.test(url.searchParams.get("recursive") ?? "");
+    const entries = treeEntries(repo!.commits.get(commit)!, folder, recursive);
+    if (!entries) return fail(res, 404, "EntryNotFound", `${folder} does not exist on "${revision}"`);
+    const cursor = url.searchParams.get("cursor");
+    const start = cursor ? Number(Buffer.from(cursor, "base64url").toString("utf8").replace(/^offset:/, "")) : 0;
+    const page = entries.slice(start, start + hub.treePageSize);
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (start + hub.treePageSize < entries.length) {
+      const next = new URL(url.pathname + url.search, hub.url);
+      next.searchParams.set("cursor", Buffer.from(`offset:${start + hub.treePageSize}`).toString("base64url"));
+      headers.link = `<${next.toString()}>; rel="next"`;
+    }
+    res.writeHead(200, headers).end(JSON.stringify(page));
   }
 
   function sendBody(req: IncomingMessage, res: ServerResponse, file: StoredFile, headers: Record<string, string>) {

@@ -69,4 +69,5 @@ export const builtinPrepareScripts: Record<string, () => Promise<{ prepare: Prep
   "benchmarks/iheval/prepare.ts": () => import("./iheval/prepare.ts"),
   "benchmarks/scicode/prepare.ts": () => import("./scicode/prepare.ts"),
   "benchmarks/proof_bench_judge/prepare.ts": () => import("./proof_bench_judge/prepare.ts"),
+  "benchmarks/proof-arena-judge/prepare.ts": () => import("./proof-arena-judge/prepare.ts"),
 };

@@ -60,4 +60,5 @@ export const catalog: ServerCatalog = {
   swerl_llm_judge: () => import("./swerl_llm_judge/index.ts"),
   scicode: () => import("./scicode/index.ts"),
   proof_genselect: () => import("./proof_genselect/index.ts"),
+  math_with_code: () => import("./math_with_code/index.ts"),
 };
