@@ -11,6 +11,10 @@
  *   GYM_BENCH_MB=1024 GYM_BENCH_SHAPES=c bun scripts/bench/stages.ts
  *   GYM_BENCH_ONLY='aggregate|bare' bun scripts/bench/stages.ts   # only the tools whose label matches
  *   GYM_BENCH_BASE=/tmp/base bun scripts/bench/stages.ts   # also "base:" rows: dist/gym and scripts of another checkout (before/after in one run)
+ *
+ * With GYM_BENCH_BASE, every file the stages write (merged copy, metrics, sources, verdicts, summaries,
+ * profile files) is compared byte for byte with the base build's, from the last run of each, and any
+ * difference is printed (with its first differing byte).
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -36,11 +40,11 @@ interface Measured {
 }
 
 /** Runs a command under /usr/bin/time -v: wall seconds, CPU seconds and peak resident memory. */
-function measure(command: string[], work: string): Measured {
+function measure(command: string[], work: string, cwd = work): Measured {
   const timing = path.join(work, "time.txt");
   const start = performance.now();
   // time -o: a Bun child leaves the shared stderr pipe non-blocking, which truncates time's own report.
-  const result = spawnSync("/usr/bin/time", ["-v", "-o", timing, ...command], { encoding: "utf8", maxBuffer: 1 << 26, cwd: work });
+  const result = spawnSync("/usr/bin/time", ["-v", "-o", timing, ...command], { encoding: "utf8", maxBuffer: 1 << 26, cwd });
   const wall = (performance.now() - start) / 1000;
   const report = fs.readFileSync(timing, "utf8");
   const field = (re: RegExp) => Number(re.exec(report)?.[1] ?? NaN);
@@ -57,8 +61,8 @@ function baseTools(files: ReturnType<typeof shapeFiles>, work: string): [string,
   const scripts = path.join(base, "scripts", "bench");
   const runDir = path.dirname(files.rollouts);
   return [
-    ["base: gym eval aggregate", [bin, "eval", "aggregate", "--input-glob", files.rollouts, "--output", path.join(work, "merged-base.jsonl")]],
-    ["base: gym eval profile", [bin, "eval", "profile", "--inputs", files.inputs, "--rollouts", files.rollouts, "--output", path.join(work, "profile-base.jsonl")]],
+    ["base: gym eval aggregate", [bin, "eval", "aggregate", "--input-glob", files.rollouts, "--output", "merged.jsonl"]],
+    ["base: gym eval profile", [bin, "eval", "profile", "--inputs", files.inputs, "--rollouts", files.rollouts, "--output", "profile.jsonl"]],
     ["base: gym eval health-check", [bin, "eval", "health-check", runDir, "--rollouts-file", path.basename(files.rollouts)]],
     ["base: row reader alone (health shape)", [bun, path.join(scripts, "_read-only.ts"), files.rollouts, "health"]],
     ["base: reverify: inputs index", [bun, path.join(scripts, "_reverify-read.ts"), files.inputs]],
@@ -77,8 +81,9 @@ for (const shape of shapes) {
     ["python orjson loop", ["python3", path.join(import.meta.dir, "_mean-reward.py"), files.rollouts]],
     // jq: pairs then group_by (a reduce into an object keyed by task is quadratic in jq).
     ["jq mean reward per task", ["jq", "-n", "[inputs | [._ng_task_index, .reward]] | group_by(.[0]) | map((map(.[1]) | add) / length) | add / length", files.rollouts]],
-    ["gym eval aggregate", [...gym, "eval", "aggregate", "--input-glob", files.rollouts, "--output", path.join(work, "merged.jsonl")]],
-    ["gym eval profile", [...gym, "eval", "profile", "--inputs", files.inputs, "--rollouts", files.rollouts, "--output", path.join(work, "profile.jsonl")]],
+    // Stage outputs are named relative to a folder per build (mine/, base/), so the two builds' files can be compared.
+    ["gym eval aggregate", [...gym, "eval", "aggregate", "--input-glob", files.rollouts, "--output", "merged.jsonl"]],
+    ["gym eval profile", [...gym, "eval", "profile", "--inputs", files.inputs, "--rollouts", files.rollouts, "--output", "profile.jsonl"]],
     ["gym eval health-check", [...gym, "eval", "health-check", runDir, "--rollouts-file", path.basename(files.rollouts)]],
     ["row reader alone (health shape)", [bun, path.join(import.meta.dir, "_read-only.ts"), files.rollouts, "health"]],
     // Reverify reads the materialized inputs into its index: its peer is the bare loop over that same file.
@@ -87,7 +92,15 @@ for (const shape of shapes) {
     ...baseTools(files, work),
   ].filter(([label]) => !process.env.GYM_BENCH_ONLY || new RegExp(process.env.GYM_BENCH_ONLY).test(label as string)) as [string, string[]][];
   const results = new Map<string, Measured[]>(tools.map(([label]) => [label, []]));
-  for (let r = 0; r < runs; r++) for (const [label, command] of tools) results.get(label)!.push(measure(command, work));
+  const sides = { mine: path.join(work, "mine"), base: path.join(work, "base") };
+  for (const dir of Object.values(sides)) fs.mkdirSync(dir);
+  for (let r = 0; r < runs; r++)
+    for (const [label, command] of tools) {
+      const side = label.startsWith("base: ") ? sides.base : sides.mine;
+      results.get(label)!.push(measure(command, work, side));
+      // health-check writes beside the rollouts: its files are moved into the build's folder.
+      if (label.endsWith("gym eval health-check")) keepHealthOutputs(files.rollouts, side);
+    }
   const summary = new Map([...results].map(([label, ms]) => [label, { wall: median(ms.map((m) => m.wall)), cpu: median(ms.map((m) => m.cpu)), peak: Math.max(...ms.map((m) => m.peak)), error: ms.find((m) => m.error)?.error }]));
   const bare = summary.get("bare JSON.parse loop (bun)");
   const orjson = summary.get("python orjson loop");
@@ -119,5 +132,38 @@ for (const shape of shapes) {
         ` | cpu ${(m.cpu / bare.cpu).toFixed(2)}× bare, ${(orjson.cpu / m.cpu).toFixed(2)}× faster than orjson`,
     );
   }
+  if (base) compareOutputs(sides.mine, sides.base);
   fs.rmSync(work, { recursive: true, force: true });
+}
+
+/** Moves health-check's verdicts and summary from beside the rollouts into `dir`/health/. */
+function keepHealthOutputs(rollouts: string, dir: string): void {
+  const stem = path.basename(rollouts, ".jsonl");
+  const into = path.join(dir, "health");
+  fs.mkdirSync(into, { recursive: true });
+  for (const suffix of ["_rollout_verdicts.jsonl", "_quality_summary.json"]) {
+    const from = path.join(path.dirname(rollouts), stem + suffix);
+    if (fs.existsSync(from)) fs.renameSync(from, path.join(into, suffix.slice(1)));
+  }
+}
+
+/** Compares every file under `mine` with the same file under `base`, byte for byte (cmp), and prints the result. */
+function compareOutputs(mine: string, base: string): void {
+  const list = (dir: string): string[] => (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort();
+  const ours = list(mine);
+  const theirs = new Set(list(base));
+  const differ: string[] = [];
+  let bytes = 0;
+  for (const f of ours) {
+    if (!theirs.delete(f)) {
+      differ.push(`${f}: only in this build`);
+      continue;
+    }
+    const cmp = spawnSync("cmp", [path.join(mine, f), path.join(base, f)], { encoding: "utf8" });
+    if (cmp.status === 0) bytes += fs.statSync(path.join(mine, f)).size;
+    else differ.push(`${f}: ${cmp.stdout.trim() || cmp.stderr.trim()}`);
+  }
+  for (const f of theirs) differ.push(`${f}: only in the base build`);
+  if (differ.length === 0) console.log(`  outputs byte-identical to the base build: ${ours.length} files, ${(bytes / 2 ** 20).toFixed(0)} MB (${ours.join(", ")})`);
+  else console.log(`  outputs DIFFER from the base build:\n    ${differ.join("\n    ")}`);
 }

@@ -26,6 +26,11 @@ export class ByteText {
     if (n > this.buffer.length) this.buffer = new Uint8Array(n);
   }
 
+  /** Bytes written and not yet handed to `flush`. */
+  get size(): number {
+    return this.used;
+  }
+
   /** Hands everything written so far to `flush`. */
   drain(): void {
     if (this.used > 0) this.flush(this.buffer.subarray(0, this.used));

@@ -10,6 +10,10 @@ import { fileError } from "../../runtime/files.ts";
 import { openTempBeside } from "./files.ts";
 import { LineReader } from "./shards.ts";
 
+const NEWLINE = new Uint8Array([10]);
+/** Views per writev (two a row: the row and its newline), within Linux's IOV_MAX of 1024. */
+const MAX_VIEWS = 1024;
+
 /** Buffered byte output into a temporary file that `commit()` renames over the target. */
 export class ByteWriter {
   private fd: number;
@@ -28,7 +32,34 @@ export class ByteWriter {
 
   /** Appends bytes[start, end) and a newline. */
   line(bytes: Uint8Array, start: number, end: number): void {
+    if (this.views.length > 0) this.writeViews();
     this.out.line(bytes, start, end);
+  }
+
+  /** Views of rows queued by `view`, each followed by a newline, written by one writev per batch. */
+  private readonly views: Uint8Array[] = [];
+
+  /**
+   * Appends bytes[start, end) and a newline, written from `bytes` itself (no copy into the buffer: a
+   * merged copy of hundreds of MB costs half the CPU so). `bytes` must stay as they are until `writeViews()`.
+   */
+  view(bytes: Uint8Array, start: number, end: number): void {
+    if (this.out.size > 0) this.out.drain();
+    if (this.views.length >= MAX_VIEWS) this.writeViews();
+    this.views.push(bytes.subarray(start, end), NEWLINE);
+  }
+
+  /** Writes the queued views (before the bytes they point into change). */
+  writeViews(): void {
+    const views = this.views;
+    let from = 0;
+    while (from < views.length) {
+      let done = fs.writevSync(this.fd, from === 0 ? views : views.slice(from));
+      // A short write: skip what was written, the rest of a view again as a view of its tail.
+      while (from < views.length && done >= views[from]!.length) done -= views[from++]!.length;
+      if (done > 0) views[from] = views[from]!.subarray(done);
+    }
+    views.length = 0;
   }
 
   commit(): void {
@@ -37,6 +68,7 @@ export class ByteWriter {
 
   /** Flushes and closes the temporary file without renaming it (another thread commits it): its path. */
   close(): string {
+    if (this.views.length > 0) this.writeViews();
     this.out.drain();
     fs.closeSync(this.fd);
     return this.tmp;
@@ -73,7 +105,8 @@ class RunReader {
   private start = 0;
   private filled = 0;
 
-  constructor(private fd: number, private readonly size: number) {
+  /** `beforeRead`: called before the window's bytes are replaced (views into them must be used up). */
+  constructor(private fd: number, private readonly size: number, private readonly beforeRead?: () => void) {
     this.buffer = new Uint8Array(Math.max(size, 1 << 12));
   }
 
@@ -86,6 +119,7 @@ class RunReader {
   /** Where in `bytes` the file's bytes [offset, offset + length) are, reading them if needed. */
   at(offset: number, length: number): number {
     if (offset < this.start || offset + length > this.start + this.filled) {
+      this.beforeRead?.();
       if (length > this.buffer.length) this.buffer = new Uint8Array(length * 2);
       const want = this.size === 0 ? length : this.buffer.length;
       this.start = offset;
@@ -126,19 +160,16 @@ export function readRuns(task: ArrayLike<number>, rollout: ArrayLike<number>, fi
  * call). Each run (see readRuns) gets a forward-only window of up to 1 MB, so sorted or k-way interleaved
  * input is read sequentially; shuffled input (runs of a row or two) gets one positioned read per row.
  */
-export function readRowsInOrder(files: string[], rows: RowBytes, runOf: ArrayLike<number>, order: ArrayLike<number>, emit: (bytes: Uint8Array, start: number, end: number, row: number) => void): void {
+export function readRowsInOrder(
+  files: string[],
+  rows: RowBytes,
+  runOf: ArrayLike<number>,
+  order: ArrayLike<number>,
+  emit: (bytes: Uint8Array, start: number, end: number, row: number) => void,
+  beforeRead?: () => void,
+): void {
   if (order.length === 0) return;
-  let runs = 0;
-  for (let i = 0; i < order.length; i++) runs = Math.max(runs, runOf[order[i]!]! + 1);
-  const used = new Uint8Array(runs);
-  let usedRuns = 0;
-  for (let i = 0; i < order.length; i++) {
-    const k = runOf[order[i]!]!;
-    if (!used[k]) (used[k] = 1), usedRuns++;
-  }
-  const perRun = order.length / usedRuns;
-  // Windows pay off when a run holds several rows; otherwise read each row exactly.
-  const size = perRun < 4 ? 0 : Math.max(1 << 16, Math.min(1 << 20, Math.floor(WINDOW_BYTES / usedRuns)));
+  const { runs, size } = windows(runOf, order);
   const fds = files.map((f) => {
     try {
       return fs.openSync(f, "r");
@@ -149,7 +180,7 @@ export function readRowsInOrder(files: string[], rows: RowBytes, runOf: ArrayLik
   try {
     // Readers by run number (an array: a Map lookup per row costs more than the row's copy).
     const readers: (RunReader | undefined)[] = size === 0 ? [] : new Array(runs);
-    const exact = new RunReader(-1, 1 << 16);
+    const exact = new RunReader(-1, 1 << 16, beforeRead);
     for (let i = 0; i < order.length; i++) {
       const r = order[i]!;
       const fd = fds[rows.file[r]!]!;
@@ -158,7 +189,7 @@ export function readRowsInOrder(files: string[], rows: RowBytes, runOf: ArrayLik
       else {
         const k = runOf[r]!;
         let found = readers[k];
-        if (!found) readers[k] = found = new RunReader(fd, size);
+        if (!found) readers[k] = found = new RunReader(fd, size, beforeRead);
         reader = found;
       }
       const at = reader.at(rows.offset[r]!, rows.length[r]!);
@@ -167,6 +198,21 @@ export function readRowsInOrder(files: string[], rows: RowBytes, runOf: ArrayLik
   } finally {
     for (const fd of fds) fs.closeSync(fd);
   }
+}
+
+/** The number of runs and each run's window size (0: rows are read one by one, being shuffled). */
+function windows(runOf: ArrayLike<number>, order: ArrayLike<number>): { runs: number; size: number } {
+  let runs = 0;
+  for (let i = 0; i < order.length; i++) runs = Math.max(runs, runOf[order[i]!]! + 1);
+  const used = new Uint8Array(runs);
+  let usedRuns = 0;
+  for (let i = 0; i < order.length; i++) {
+    const k = runOf[order[i]!]!;
+    if (!used[k]) (used[k] = 1), usedRuns++;
+  }
+  const perRun = order.length / Math.max(usedRuns, 1);
+  // Windows pay off when a run holds several rows; otherwise read each row exactly.
+  return { runs, size: perRun < 4 ? 0 : Math.max(1 << 16, Math.min(1 << 20, Math.floor(WINDOW_BYTES / usedRuns))) };
 }
 
 /** Everything the merged copy needs, as plain data (it may be posted to a worker). */
@@ -183,7 +229,7 @@ export interface MergeJob {
   lossy: number[];
 }
 
-/** Bytes per write of the merged copy. */
+/** Bytes per write of the merged copy when its rows are copied (shuffled rows, each read on its own). */
 const COPY_BUFFER = 4 << 20;
 
 /** Writes the merged rows (each exactly its input bytes, CR and a leading BOM dropped) into an uncommitted writer. */
@@ -191,16 +237,25 @@ export function copyMerged(job: MergeJob): ByteWriter {
   const { files, file, offset, length } = job;
   const lossy = new Uint8Array(files.length);
   for (const f of job.lossy) lossy[f] = 1;
-  const out = new ByteWriter(job.target, COPY_BUFFER);
-  const rows = out.out;
+  // Rows in runs are written straight from the read windows (writev, before a window is read over);
+  // shuffled rows, each read on its own, are copied into a buffer (a writev per row would cost more).
+  const windowed = job.order.length > 0 && windows(job.runs, job.order).size > 0;
+  const out = new ByteWriter(job.target, windowed ? 1 << 16 : COPY_BUFFER);
   const text = new LineReader();
   const encoder = new TextEncoder();
   try {
-    readRowsInOrder(files, job, job.runs, job.order, (bytes, start, end, row) => {
-      if (!lossy[file[row]!]) return rows.line(bytes, start, end);
-      const line = encoder.encode(text.read(files[file[row]!]!, offset[row]!, length[row]!));
-      out.line(line, 0, line.length);
-    });
+    readRowsInOrder(
+      files,
+      job,
+      job.runs,
+      job.order,
+      (bytes, start, end, row) => {
+        if (!lossy[file[row]!]) return windowed ? out.view(bytes, start, end) : out.line(bytes, start, end);
+        const line = encoder.encode(text.read(files[file[row]!]!, offset[row]!, length[row]!));
+        out.line(line, 0, line.length);
+      },
+      windowed ? () => out.writeViews() : undefined,
+    );
     return out;
   } catch (error) {
     out.abort();

@@ -25,6 +25,7 @@ import { hashHere, hashInWorker } from "./hash.ts";
 import { AggregateHealth } from "./health.ts";
 import type { QualitySummary } from "../health-check/tally.ts";
 import { NameIds, RowIndex } from "./rows.ts";
+import { Phases } from "./phases.ts";
 
 type Row = Record<string, unknown>;
 
@@ -104,10 +105,12 @@ interface Scan {
   hashes?: Hash[];
   /** Rows without `_ng_task_index` or `_ng_rollout_index` (NeMo Gym takes a missing one as 0): row → the missing fields. */
   unindexed: Map<number, string>;
+  phases: Phases;
 }
 
-async function scanShards(files: string[], shown: string[], options: AggregateStageOptions): Promise<Scan> {
-  const scan: Scan = { table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE, spool: true }), index: new RowIndex({ bytes: true, agent: true, spool: true }), agents: new NameIds(), sources: [], lossy: new Set(), unindexed: new Map(), hooked: options.aggregateHook ? [] : null, health: options.healthCheck && options.mergeShards !== false ? new AggregateHealth(options.output) : null };
+async function scanShards(files: string[], shown: string[], options: AggregateStageOptions, phases: Phases): Promise<Scan> {
+  const scan: Scan = {
+    phases, table: new RolloutTable({ strip: STRIPPED_FOR_AGGREGATE, spool: true }), index: new RowIndex({ bytes: true, agent: true, spool: true }), agents: new NameIds(), sources: [], lossy: new Set(), unindexed: new Map(), hooked: options.aggregateHook ? [] : null, health: options.healthCheck && options.mergeShards !== false ? new AggregateHealth(options.output) : null };
   // The shards' sha256: from the blocks the parse reads, or (GYM_AGGREGATE_WORKER=1) on another core, which
   // reads the files a second time. Under load the second core bought no wall time and cost that second read
   // and an engine: shape (c) 200 MB, median of 4 interleaved runs, CPU 1.55 s with the worker, 1.42 s without.
@@ -115,12 +118,14 @@ async function scanShards(files: string[], shown: string[], options: AggregateSt
   if (!hashing) scan.hashes = files.map(() => createHash("sha256"));
   try {
     await scanInto(scan, files, shown, options);
+    phases.mark("parse");
     const digests = hashing ? await hashing.digests : null;
     for (let s = 0; s < files.length; s++) scan.sources[s]!.sha256 = digests?.[s] ?? scan.hashes?.[s]!.digest("hex") ?? (await hashHere(files[s]!));
     // The parse's garbage goes before the exact-size arrays are loaded beside it.
     collectIfLarge();
     scan.table.finish();
     scan.index.finish();
+    phases.mark("columns");
     return scan;
   } catch (error) {
     hashing?.stop();
@@ -137,7 +142,8 @@ async function scanInto(scan: Scan, files: string[], shown: string[], options: A
   for (let s = 0; s < files.length; s++) {
     let rows = 0;
     const hash = scan.hashes?.[s];
-    for await (const batch of reader.batches(files[s]!, { shown: shown[s]!, onBytes: hash ? (chunk) => hash.update(chunk) : undefined })) {
+    const onBytes = !hash ? undefined : scan.phases.on ? (chunk: Uint8Array) => void scan.phases.part("sha256", () => hash.update(chunk)) : (chunk: Uint8Array) => void hash.update(chunk);
+    for await (const batch of reader.batches(files[s]!, { shown: shown[s]!, onBytes })) {
       // The reference decoded each line on its own, which drops a BOM at a line's start: such rows are copied as text.
       if (batch.bom) scan.lossy.add(s);
       const { rows: parsed, lines, offsets, lengths } = batch;
@@ -163,8 +169,11 @@ async function aggregateFiles(files: string[], shown: string[], sidecars: string
   // Started before the parse so its start-up is hidden; it takes a job after the parse. Server hooks keep
   // the single-thread order (merged file first), their time being the servers'.
   const second = options.aggregateHook ? null : new SecondCore();
+  const phases = new Phases("eval aggregate");
   try {
-    return await aggregateScanned(await scanShards(files, shown, options), files, shown, sidecars, onlyShardIsOutput, second, options);
+    const report = await aggregateScanned(await scanShards(files, shown, options, phases), files, shown, sidecars, onlyShardIsOutput, second, options);
+    phases.report();
+    return report;
   } catch (error) {
     await second?.abandon();
     throw error;
@@ -181,6 +190,7 @@ async function aggregateScanned(scan: Scan, files: string[], shown: string[], si
   const order = sortedOrder(table.task, table.rollout, table.rows);
   if (order.length === 0) throw emptyInput(shown.join(", "), "--input-glob");
   checkDuplicates(order, scan, shown);
+  scan.phases.mark("order");
   const report: AggregateReport = {
     shards: scan.sources,
     excludedSidecars: sidecars,
@@ -217,6 +227,7 @@ async function aggregateScanned(scan: Scan, files: string[], shown: string[], si
   } else if (merge) {
     if (second?.usable) (second.post({ merge }), (mergePosted = true));
     else copyMerged(merge).commit();
+    scan.phases.mark("merged copy");
   }
   if (metricsFile === null && byAgent.size > 0) {
     const emitted: AgentOutput[] = [];
@@ -225,7 +236,9 @@ async function aggregateScanned(scan: Scan, files: string[], shown: string[], si
       if (options.aggregateHook) emitted.push({ agent, metrics: await options.aggregateHook(agent, Array.from(rows, (r) => scan.hooked![r]!)) });
       else emitted.push(baselineMetrics(agent, table, rows, options));
     }
+    scan.phases.mark("agent metrics");
     metricsFile = writeMetricsFile(metricsTarget, emitted, table);
+    scan.phases.mark("metrics file");
   }
   try {
     if (merge && mergePosted) {
@@ -245,6 +258,7 @@ async function aggregateScanned(scan: Scan, files: string[], shown: string[], si
   if (metricsFile) report.aggregateMetrics = metricsTarget;
   else options.log?.("No rollout rows with an agent_ref.name: no aggregate metrics written");
   if (scan.health && !report.health) report.health = await writeHealth(scan.health, order, table);
+  scan.phases.mark("health verdicts");
   return report;
 }
 

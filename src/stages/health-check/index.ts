@@ -13,6 +13,7 @@ import { ByteWriter } from "../aggregate/copy.ts";
 import { siblingPath } from "../aggregate/files.ts";
 import { ALL_CHECK_IDS } from "./checks.ts";
 import { at, HealthTally, type QualitySummary } from "./tally.ts";
+import { Phases } from "../aggregate/phases.ts";
 
 export type { QualitySummary, Verdict } from "./tally.ts";
 
@@ -62,6 +63,7 @@ export async function healthCheck(options: HealthCheckOptions): Promise<QualityS
   const tally = new HealthTally(ignored, sources.map((source) => (source === "-" ? "<stdin>" : source)));
   const reports = healthReportPaths(options.runDir, name);
   guardOutputs(sources.map((s) => ({ path: s, role: "the rollouts file" })), [{ path: reports.rolloutVerdicts, role: "the verdicts file" }, { path: reports.qualitySummary, role: "the quality summary" }], { command: "gym eval health-check", suggestion: "The reports are named after the rollouts file's stem; rename the rollouts file." });
+  const phases = new Phases("eval health-check");
   let checked = 0;
   // Verdict lines are built as bytes (no string per row); a row with findings is the rare string.
   const verdicts = new ByteWriter(reports.rolloutVerdicts);
@@ -92,6 +94,10 @@ export async function healthCheck(options: HealthCheckOptions): Promise<QualityS
     throw error;
   }
   verdicts.commit();
+  phases.mark("parse and verdicts");
   const file = path.join(options.runDir, name);
-  return tally.finish(reports.qualitySummary, name === "-" ? "<stdin>" : file, sources[0] !== "-" ? file : null, sources.length > 1 || sources[0] !== file ? sources : []);
+  const summary = await tally.finish(reports.qualitySummary, name === "-" ? "<stdin>" : file, sources[0] !== "-" ? file : null, sources.length > 1 || sources[0] !== file ? sources : []);
+  phases.mark("summary");
+  phases.report();
+  return summary;
 }

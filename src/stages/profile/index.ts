@@ -22,6 +22,7 @@ import { sampleText } from "./sample.ts";
 import { RowPrompts } from "./prompts.ts";
 import { isStackOverflow, tooDeepError } from "../../jsonl/json-depth.ts";
 import { SampleBytes } from "./sample-bytes.ts";
+import { Phases } from "../aggregate/phases.ts";
 
 type Row = Record<string, unknown>;
 
@@ -135,8 +136,11 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
   if (options.inputs === "-" && options.rollouts === "-") throw new GymError("E_USAGE", "Only one of --inputs and --rollouts can be read from stdin (-)");
   const base = options.outputBase ?? (options.rollouts === "-" ? undefined : options.rollouts);
   if (!base) throw new GymError("E_MISSING_ARGUMENT", "--output is required when --rollouts is read from stdin", { hint: "Pass --output results/rollouts.jsonl to name the profile files." });
+  const phases = new Phases("eval profile");
   const inputs = await indexFile(options.inputs, "--inputs", null);
+  phases.mark("inputs parse");
   const results = await indexFile(options.rollouts, "--rollouts", inputs, options.log);
+  phases.mark("rollouts parse");
   const io = sortKeys(inputs, "materialized input");
   const ro = sortKeys(results, "result");
   const it = inputs.index.task, ir = inputs.index.rollout, rt = results.table!.task, rr = results.table!.rollout;
@@ -190,8 +194,10 @@ export async function profileRollouts(options: ProfileOptions): Promise<ProfileR
     });
   }
   refuseOtherPrompts(inputs, results, ro, inputOf, matched);
+  phases.mark("join");
   const summary = completionSummary(tasks, matched, io.length, extraCount);
-  const report = await writeProfile(base, inputs, results, ro, inputOf, expectedOfTask, options);
+  const report = await writeProfile(base, inputs, results, ro, inputOf, expectedOfTask, options, phases);
+  phases.report();
   for (const k of [inputs, results]) if (k.file !== (k === inputs ? options.inputs : options.rollouts)) fs.rmSync(path.dirname(k.file), { recursive: true, force: true });
   return { summary, ...report };
 }
@@ -237,7 +243,7 @@ function printSample(printer: SampleBytes, bytes: Uint8Array, start: number, end
 }
 
 /** `rows` are the rollouts in (task, rollout) order, `inputOf` their materialized input rows, `expected` each task's input rows. */
-async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: Int32Array, inputOf: Int32Array, expected: number[], options: ProfileOptions) {
+async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: Int32Array, inputOf: Int32Array, expected: number[], options: ProfileOptions, phases: Phases) {
   const table = results.table!;
   const view = new TableView(table, rows);
   // Tasks: runs of equal task index; each task's sample is the input row of its first rollout.
@@ -273,6 +279,7 @@ async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: I
     profiling.abort();
     throw error;
   }
+  phases.mark("reward profiling file");
   const warn = (m: string) => options.log?.(`Warning: ${m}`);
   // Each agent's rows (the agent of a rollout is its input row's), in (task, rollout) order.
   const agentOf = inputs.index.agent;
@@ -304,5 +311,6 @@ async function writeProfile(base: string, inputs: Keyed, results: Keyed, rows: I
     repeatFile.write(stringifyPython(repeatRows));
     repeatFile.commit();
   }
+  phases.mark("agent and repeat metrics");
   return { rewardProfiling: profiling.target, agentMetrics: agentFile.target, repeatLevelMetrics: repeatPath };
 }
