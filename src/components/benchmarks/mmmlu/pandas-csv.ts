@@ -4,6 +4,7 @@
  * with NaN, pandas 1.5's default NA strings, and each column's type inferred from all its cells (int64, float64 once
  * a NaN joins ints, bool, else strings with NaN). NaN is `PANDAS_NAN` here: Python's json.dumps writes it `NaN`, str() "nan".
  */
+import { PyFloat } from "../../../metrics/pyjson.ts";
 import { PANDAS_1_5_NA as NA, pandasCsvRows } from "../../resources_servers/_nlp/csv.ts";
 
 export const PANDAS_NAN = Number.NaN;
@@ -12,19 +13,18 @@ const FLOAT = /^\s*[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|inf
 const TRUE = new Set(["True", "TRUE", "true"]);
 const FALSE = new Set(["False", "FALSE", "false"]);
 
-/** A float cell (pandas float64): a JS number marked so it prints as a Python float. */
-export class PandasFloat {
-  constructor(readonly value: number) {}
-}
-
-export type Cell = string | number | boolean | PandasFloat;
+/**
+ * A cell: a string, an int64 (a JS number), a bool, or a float64 (a PyFloat, whole or not: a float64 cell prints
+ * as Python's repr of a float does, `1.0`, `0.25`, `inf`), NaN aside.
+ */
+export type Cell = string | number | boolean | PyFloat;
 
 function column(cells: (string | null)[]): Cell[] {
   const present = cells.filter((c): c is string => c !== null && !NA.has(c));
   const hasNa = present.length < cells.length;
   const na = (c: string | null) => c === null || NA.has(c);
-  if (present.length > 0 && present.every((c) => INT.test(c))) return cells.map((c) => (na(c) ? PANDAS_NAN : hasNa ? new PandasFloat(Number(c)) : Number(c)));
-  if (present.length > 0 && present.every((c) => FLOAT.test(c))) return cells.map((c) => (na(c) ? PANDAS_NAN : new PandasFloat(Number(c!.trim().replace(/^([+-]?)inf(inity)?$/i, "$1Infinity")))));
+  if (present.length > 0 && present.every((c) => INT.test(c))) return cells.map((c) => (na(c) ? PANDAS_NAN : hasNa ? new PyFloat(Number(c)) : Number(c)));
+  if (present.length > 0 && present.every((c) => FLOAT.test(c))) return cells.map((c) => (na(c) ? PANDAS_NAN : new PyFloat(Number(c!.trim().replace(/^([+-]?)inf(inity)?$/i, "$1Infinity")))));
   if (present.length === 0) return cells.map(() => PANDAS_NAN);
   // An all-bool column is bool; with a NaN it is object, the flags still Python bools.
   if (present.every((c) => TRUE.has(c) || FALSE.has(c))) return cells.map((c) => (na(c) ? PANDAS_NAN : TRUE.has(c!)));

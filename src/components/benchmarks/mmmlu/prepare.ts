@@ -13,7 +13,7 @@ import type { Row } from "../_hub-rows.ts";
 import type { PrepareContext } from "../_prepare.ts";
 import { argList, seedUuid } from "../_splits.ts";
 import { OUTPUT_REGEXES, QUERY_TEMPLATE, SUBJECT_TO_CATEGORY, SUPPORTED_LANGUAGES } from "./data.ts";
-import { type Cell, PandasFloat, readCsvIndexed } from "./pandas-csv.ts";
+import { type Cell, readCsvIndexed } from "./pandas-csv.ts";
 
 export const BASE_URL = "https://openaipublic.blob.core.windows.net/simple-evals/";
 const LETTERS = ["A", "B", "C", "D"];
@@ -22,7 +22,7 @@ const NAN_MARK = "\u0000NaN\u0000";
 
 /** Python's str() of a cell. */
 function pyStrCell(value: Cell): string {
-  if (value instanceof PandasFloat) return formatPyFloat(value.value);
+  if (value instanceof PyFloat) return formatPyFloat(value.value);
   if (typeof value === "number") return Number.isNaN(value) ? "nan" : String(value);
   if (typeof value === "boolean") return value ? "True" : "False";
   return value;
@@ -31,7 +31,7 @@ function pyStrCell(value: Cell): string {
 /** A cell as json.dumps sees it. */
 function jsonCell(value: Cell): unknown {
   if (typeof value === "number" && Number.isNaN(value)) return NAN_MARK;
-  if (value instanceof PandasFloat) return Number.isNaN(value.value) ? NAN_MARK : new PyFloat(value.value);
+  if (value instanceof PyFloat) return Number.isNaN(value.value) ? NAN_MARK : value;
   return value;
 }
 
