@@ -21,7 +21,22 @@ export function pyCsvRows(text: string, delimiter = ","): string[][] {
  * skipped, a leading byte-order mark dropped.
  */
 export function pandasCsvRows(text: string): string[][] {
-  return csvRows(text.replace(/^\ufeff/, ""), ",", true).filter((row) => row.length > 0);
+  return pyCsvRowsAnyNewline(text.replace(/^\ufeff/, "")).filter((row) => row.length > 0);
+}
+
+/** `list(csv.reader(io.StringIO(text, newline="")))` (or a file opened with newline=""): a row ends at `\n`, `\r\n` or a lone `\r`. */
+export function pyCsvRowsAnyNewline(text: string): string[][] {
+  return csvRows(text, ",", true);
+}
+
+/**
+ * The records of a CSV with a header row, as the benchmarks' prepares read them (csv.DictReader; a byte-order mark
+ * dropped, blank lines skipped, a row ending at any newline): each keyed by the header's names, a missing field "".
+ */
+export function csvRecords(text: string): Record<string, string>[] {
+  const [header, ...body] = pyCsvRowsAnyNewline(text.replace(/^\ufeff/, "")).filter((row) => row.length > 0);
+  if (!header) return [];
+  return body.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i] ?? ""])));
 }
 
 /**
