@@ -1,5 +1,6 @@
 /**
- * The one-model-call harnesses (non_executing_simple_agent, tool_simulation_agent): `/v1/responses` makes one model
+ * The one-model-call harnesses (non_executing_simple_agent, tool_simulation_agent; scicode_agent's per-step calls use
+ * the same route): `/v1/responses` makes one model
  * call whose output, tool calls included, is the trajectory (nothing is run); `/run` sends the row's create params
  * there, then `/verify` (or the configured reward with skip_verification); `/aggregate_metrics` is the resources
  * server's.
@@ -10,19 +11,20 @@ import { dumpResponse } from "../../../protocol/responses-dump.ts";
 import { buildVerifyRequest, checkRunRequest, dumpRunRow, orderRunResult, verifyResponseProblems } from "../../../protocol/run.ts";
 import { createGymApp, forwardJson, validationFailure } from "../../../servers/gym-app.ts";
 import { jsonRoute, routeJson } from "../../../servers/routes.ts";
-import type { ServerFactory } from "../../../servers/registry.ts";
+import type { Hono } from "hono";
+import type { ServerFactory, ServerFactoryContext } from "../../../servers/registry.ts";
+import type { GymEnv } from "../../../servers/session.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
 import type { SimpleAgentConfig } from "../simple_agent/index.ts";
 
 /** simple_agent's settings without the tool loop (`max_steps` has nothing to bound). */
 export type OneCallAgentConfig = Omit<SimpleAgentConfig, "max_steps">;
 
-export interface OneCallAgentOptions {
-  /** NeMo Gym's class name: the session cookie's and the verify response's validation error's. */
-  className: string;
+/** How an agent's `/v1/responses` calls the model (scicode_agent's loop uses the same route per step). */
+export interface ModelCallOptions {
   /**
-   * `/seed_session` before the call. The cookies that then reach `/v1/responses` are the resources server's: the
-   * model call gets none and they go back out for `/verify`. Without a seed the caller's cookies go to the model.
+   * The cookies that reach `/v1/responses` are the resources server's (a session was seeded): the model call gets
+   * none and they go back out for `/verify`. Otherwise the caller's cookies go to the model.
    */
   seedSession: boolean;
   /** A string prompt is sent as one user message, as simple_agent sends it. */
@@ -31,24 +33,34 @@ export interface OneCallAgentOptions {
   invalidReply: string;
 }
 
+/** `/v1/responses`: one model call, its output (function calls included) the answer; nothing is run. */
+export function addModelCallRoute(app: Hono<GymEnv>, context: ServerFactoryContext, config: { model_server: { name: string } }, options: ModelCallOptions): void {
+  jsonRoute(app, "/v1/responses", async (request) => {
+    const params = await routeJson<JsonObject>(request);
+    const checked = checkResponseCreateParams(params);
+    if (!checked.ok) throw validationFailure(checked.error);
+    const input = options.promptAsMessages && typeof params.input === "string" ? [{ role: "user", content: params.input }] : params.input;
+    const model = context.servers.get(config.model_server.name);
+    const asked = options.promptAsMessages ? { ...params, input } : params;
+    const { body, cookies } = await callRateLimited<Response>(model, "/v1/responses", asked, { cookies: options.seedSession ? {} : request.cookies(), readOnlyAnswer: true });
+    if (responseProblems(body).length) throw new Error(`${options.invalidReply}: ${JSON.stringify(body)}`);
+    if (options.seedSession) request.forwardCookies(request.cookies());
+    request.forwardCookies(cookies);
+    return { json: dumpResponse(body as unknown as JsonObject) };
+  });
+}
+
+export interface OneCallAgentOptions extends ModelCallOptions {
+  /** NeMo Gym's class name: the session cookie's and the verify response's validation error's. With `seedSession`, `/run` calls `/seed_session` first. */
+  className: string;
+}
+
 export function oneCallAgent(options: OneCallAgentOptions): ServerFactory {
   return (block, context) => {
     const config = block as unknown as OneCallAgentConfig;
     const app = createGymApp({ cookieName: sessionCookieName(options.className, config.name), rolloutPrefix: "agent" });
 
-    jsonRoute(app, "/v1/responses", async (request) => {
-      const params = await routeJson<JsonObject>(request);
-      const checked = checkResponseCreateParams(params);
-      if (!checked.ok) throw validationFailure(checked.error);
-      const input = options.promptAsMessages && typeof params.input === "string" ? [{ role: "user", content: params.input }] : params.input;
-      const model = context.servers.get(config.model_server.name);
-      const asked = options.promptAsMessages ? { ...params, input } : params;
-      const { body, cookies } = await callRateLimited<Response>(model, "/v1/responses", asked, { cookies: options.seedSession ? {} : request.cookies(), readOnlyAnswer: true });
-      if (responseProblems(body).length) throw new Error(`${options.invalidReply}: ${JSON.stringify(body)}`);
-      if (options.seedSession) request.forwardCookies(request.cookies());
-      request.forwardCookies(cookies);
-      return { json: dumpResponse(body as unknown as JsonObject) };
-    });
+    addModelCallRoute(app, context, config, options);
 
     jsonRoute(app, "/run", async (request) => {
       const body = await routeJson(request);
