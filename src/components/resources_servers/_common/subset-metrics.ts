@@ -5,6 +5,7 @@
 import { computePassMajorityMetrics, computeSubsetMetrics, highestKMetrics, type ScoreFn } from "../../../metrics/pass-k.ts";
 import type { JsonObject } from "../../../protocol/responses.ts";
 import type { RolloutTasks } from "../../../servers/resources/metrics.ts";
+import { meanTokenMetrics } from "./key-metrics.ts";
 
 const scoreFn: ScoreFn = (r) => ({ accuracy: r.reward as number });
 
@@ -18,8 +19,7 @@ export function rewardMetricsBySubset(tasks: RolloutTasks, field: string): JsonO
 
 /** The headline: mean tokens, then pass@1[avg-of-k] and pass@k at the highest k. */
 export function rewardKeyMetrics(agentMetrics: Record<string, unknown>): JsonObject {
-  const key: JsonObject = {};
-  for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name] as never;
+  const key = meanTokenMetrics(agentMetrics);
   Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"), highestKMetrics(agentMetrics, "pass@{k}"));
   return key;
 }
