@@ -1,6 +1,6 @@
 /**
  * The long-context prepares' token counter: o200k_base tokens per second over a mixed text (English prose, code, CJK,
- * emoji, long digit runs), gym's (`src/components/benchmarks/_bpe.ts` on js-tiktoken's tables) beside js-tiktoken's own
+ * emoji, long digit runs), gym's (`src/text/bpe.ts` on js-tiktoken's tables) beside js-tiktoken's own
  * encoder and Python tiktoken (Rust) on the same text in the same run, and whether the counts agree. Printed, never
  * asserted.
  *
@@ -36,7 +36,7 @@ const ours = count(text);
 const oursSeconds = (performance.now() - start) / 1000;
 const line = (name: string, tokens: number, seconds: number) => `${name.padEnd(28)} ${tokens} tokens   ${(tokens / seconds / 1e6).toFixed(2)} M tokens/s   ${(bytes / seconds / 1e6).toFixed(1)} MB/s`;
 console.log(`${(bytes / 1e6).toFixed(1)} MB of mixed text; js-tiktoken tables loaded in ${loadSeconds.toFixed(2)} s`);
-console.log(line("gym (_bpe.ts)", ours, oursSeconds));
+console.log(line("gym (bpe.ts)", ours, oursSeconds));
 const peer = new Tiktoken(o200k);
 start = performance.now();
 const theirs = peer.encode(text, [], []).length;

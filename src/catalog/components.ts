@@ -1,6 +1,7 @@
 /** Discovery of agents, models and resources servers across the roots (earlier roots shadow later ones). */
 import { componentRoots, type RootOptions } from "../config/roots.ts";
 import { RootView } from "./_source.ts";
+import { builtinCatalogs } from "./builtins.ts";
 import { overlayBase, overriddenInstances } from "../config/overlays.ts";
 import { readMetadata, serverBlocks } from "./metadata.ts";
 
@@ -46,11 +47,16 @@ function token(dir: string, stem: string): string {
   return stem === dir ? dir : `${dir}/${stem}`;
 }
 
-/** Agents under `responses_api_agents/<dir>` that have code (app.py or index.ts) or an agent config. */
+/**
+ * Agents under `responses_api_agents/<dir>` that have code (app.py or index.ts) or an agent config, as NeMo Gym lists
+ * them (an agent with code and no config, such as scicode_agent, is composable with no variants). Inside the compiled
+ * binary the built-ins' code is not a file: a built-in agent has code when the agent catalog implements it.
+ */
 export async function discoverAgents(views: RootView[]): Promise<AgentEntry[]> {
   const entries = await mergeByName(views, async (view) => {
     const out: AgentEntry[] = [];
-    for (const dir of await view.dirs("responses_api_agents")) {
+    const implemented = view.root.kind === "builtin" ? Object.keys((await builtinCatalogs()).responses_api_agents ?? {}) : [];
+    for (const dir of [...new Set([...(await view.dirs("responses_api_agents")), ...implemented])].sort()) {
       const base = `responses_api_agents/${dir}`;
       const variants: string[] = [];
       const blocks = [];
@@ -61,7 +67,7 @@ export async function discoverAgents(views: RootView[]): Promise<AgentEntry[]> {
         variants.push(file.replace(/\.yaml$/, ""));
         blocks.push(...agentBlocks);
       }
-      const hasCode = (await view.exists(`${base}/app.py`)) || (await view.exists(`${base}/index.ts`));
+      const hasCode = implemented.includes(dir) || (await view.exists(`${base}/app.py`)) || (await view.exists(`${base}/index.ts`));
       if (!hasCode && variants.length === 0) continue;
       // Pattern A: some variant wires a resources server, and none brings an agent framework or its own API key.
       const composable =

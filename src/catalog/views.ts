@@ -118,7 +118,7 @@ export async function inspectComponent(type: ListType, name: string, views: Root
   if (type === "agents") {
     const agents = await discoverAgents(views);
     const a = agents.find((x) => x.name === name) ?? unknown("agent", name, agents.map((x) => x.name));
-    return { name, type: "agent", domain: null, description: a.description ?? null, details: { path: a.path, composition: a.selfContained ? "self-contained (B)" : "composable (A)", variants: a.variants.join(", ") || "—" }, usage_example: null };
+    return { name, type: "agent", domain: null, description: a.description ?? null, details: { path: a.path, composition: a.selfContained ? "self-contained (B)" : "composable (A)", ...(a.variants.length ? { variants: a.variants.join(", ") } : {}) }, usage_example: null };
   }
   if (type === "models") {
     const models = await discoverModels(views);

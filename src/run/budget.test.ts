@@ -6,7 +6,7 @@ import { serve, type ServedApp } from "../runtime/serve.ts";
 import { ensureBinary, gym } from "../testing/binary.ts";
 import { writeMcqaDataset } from "../testing/datasets.ts";
 import { usageModel } from "../testing/usage-model.ts";
-import { priceTable } from "../stages/cost/index.ts";
+import { CostTally, priceTable } from "../stages/cost/index.ts";
 import { Budget } from "./budget.ts";
 import { judgeEndpoint, policyEndpoint, writeSimpleQADataset } from "../testing/judge-mocks.ts";
 
@@ -182,6 +182,19 @@ describe("Budget (unit)", () => {
     const tight = new Budget({ maxCostUsd: 9 }, prices);
     for (let i = 0; i < 4; i++) tight.seed(row(2));
     expect(tight.decide()).toBe("stop");
+  });
+
+  test("a row is read once: the budget adds it to the caller's tally of this invocation, beside the earlier rows", () => {
+    const invocation = new CostTally(prices);
+    const budget = new Budget({ maxCostUsd: 100 }, prices, invocation);
+    budget.seed(row(5));
+    let reads = 0;
+    const counted = { get response() { reads++; return row(3).response; } };
+    budget.record(counted);
+    expect(reads).toBe(1);
+    expect(invocation.spentUsd).toBe(3); // this invocation's row only
+    expect(budget.tally).toEqual({ spentUsd: 8, spentTokens: 8 }); // the whole run's
+    expect(budget.spent().usd).toBe(8);
   });
 
   test("rollouts that report no usage stop a budgeted run after a few; an abort frees a waiting gate", async () => {

@@ -4,6 +4,9 @@ import { CostTally, formatUsd, priceFor, priceTable, totalTokens, usdOf, type Pr
 import { modelCallUsage, usageSince, type ModelUsage } from "../servers/calls/accounting.ts";
 import { GymError } from "../errors.ts";
 
+/** What one row cost, as `CostTally.add` tells it. */
+type RowSpend = ReturnType<CostTally["add"]>;
+
 export interface BudgetLimits {
   maxCostUsd?: number;
   maxTokens?: number;
@@ -23,17 +26,28 @@ export class Budget {
   private wake: (() => void) | undefined;
   /** Why dispatch stopped; null while it goes on. */
   stoppedBy: string | null = null;
-  // Earlier invocations' spend, and this process's model-call counters when dispatch began (set by `gate`).
-  private earlierUsd = 0;
-  private earlierTokens = 0;
+  // This process's model-call counters when dispatch began (set by `gate`).
   private callsAtStart = modelCallUsage();
-  readonly tally: CostTally;
+  /** The rows of earlier invocations (seeded before dispatch). */
+  private readonly earlier: CostTally;
+  /**
+   * This invocation's rows: the caller's own tally of them when it passes one (`record` adds each row to it, so the
+   * caller does not add it again: each row's usage is read once), else the budget's.
+   */
+  readonly here: CostTally;
 
   constructor(
     readonly limits: BudgetLimits,
-    prices: PriceTable,
+    readonly prices: PriceTable,
+    here?: CostTally,
   ) {
-    this.tally = new CostTally(prices);
+    this.earlier = new CostTally(prices);
+    this.here = here ?? new CostTally(prices);
+  }
+
+  /** The whole run's spend by its rows: earlier invocations' and this one's. */
+  get tally(): { spentUsd: number; spentTokens: number } {
+    return { spentUsd: this.earlier.spentUsd + this.here.spentUsd, spentTokens: this.earlier.spentTokens + this.here.spentTokens };
   }
 
   /**
@@ -41,13 +55,14 @@ export class Budget {
    * still in flight or failed without a row, judges that keep no usage in their rows).
    */
   spent(): { usd: number; tokens: number; callsUsd: number; callsTokens: number } {
-    const calls = callsSpent(usageSince(this.callsAtStart), this.tally.prices);
-    return { usd: Math.max(this.tally.spentUsd, this.earlierUsd + calls.usd), tokens: Math.max(this.tally.spentTokens, this.earlierTokens + calls.tokens), callsUsd: calls.usd, callsTokens: calls.tokens };
+    const calls = callsSpent(usageSince(this.callsAtStart), this.prices);
+    const rows = this.tally;
+    return { usd: Math.max(rows.spentUsd, this.earlier.spentUsd + calls.usd), tokens: Math.max(rows.spentTokens, this.earlier.spentTokens + calls.tokens), callsUsd: calls.usd, callsTokens: calls.tokens };
   }
 
   /** A row an earlier invocation saved: it counts against the budget and tells what a rollout costs. */
   seed(row: Record<string, unknown>): void {
-    this.count(row);
+    this.count(this.earlier.add(row));
   }
 
   /** Refuses, before dispatch, a cost budget over models without a price. */
@@ -60,14 +75,13 @@ export class Budget {
     });
   }
 
-  /** A finished row (success or failure) of this invocation. */
+  /** A finished row (success or failure) of this invocation, added to `here`. */
   record(row: Record<string, unknown>): void {
-    this.count(row);
+    this.count(this.here.add(row));
     this.finished();
   }
 
-  private count(row: Record<string, unknown>): void {
-    const spent = this.tally.add(row);
+  private count(spent: RowSpend): void {
     if (spent.usd !== null) this.maxUsd = Math.max(this.maxUsd, spent.usd);
     this.maxTokens = Math.max(this.maxTokens, spent.tokens);
     if (spent.unpriced.length && this.limits.maxCostUsd !== undefined && !this.stoppedBy) this.stoppedBy = `model '${spent.unpriced[0]}' in the rollouts has no price, so the cost budget cannot be kept`;
@@ -107,8 +121,6 @@ export class Budget {
 
   /** The plan, cut where the budget says stop (a stopped plan yields no more; the rest stays for --resume). */
   async *gate(plan: Iterable<DispatchRequest>, signal: AbortSignal): AsyncGenerator<DispatchRequest> {
-    this.earlierUsd = this.tally.spentUsd;
-    this.earlierTokens = this.tally.spentTokens;
     this.callsAtStart = modelCallUsage();
     const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
     for (const request of plan) {

@@ -109,7 +109,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   if (options.budget && (options.budget.maxCostUsd !== undefined || options.budget.maxTokens !== undefined)) {
     Budget.checkPriced(options.budget, options.models ?? [], prices);
     // A budget is for the whole run: what earlier invocations spent counts.
-    budget = new Budget(options.budget, prices);
+    budget = new Budget(options.budget, prices, tally); // the budget adds this invocation's rows to `tally`
   }
   const wholeCost = new RunCostTally(prices);
   const health = options.stdoutRows ? undefined : new LiveHealthCheck(paths.rollouts);
@@ -178,8 +178,8 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       timeoutMs: options.timeoutMs,
     })) {
       if (event.kind === "success" || event.kind === "failure") {
-        tally.add(event.row);
-        budget?.record(event.row);
+        if (budget) budget.record(event.row);
+        else tally.add(event.row);
       } else budget?.finished();
       const outcome = await persist(event);
       // Each rollout leaves its answer objects behind; the engine lets that garbage pile up to GBs over a long run

@@ -1,32 +1,22 @@
 /**
  * Token counts as the long-context prepare steps take them (`len(tiktoken.get_encoding(name).encode(text,
  * disallowed_special=()))`), and their `tokenizer_name` / `max_context_tokens` arguments. The rank tables and split
- * regexes are js-tiktoken's (they hash to the sha256 that Python tiktoken pins for each encoding), the merge our
- * `_bpe.ts`; counts equal tiktoken 0.14.0's on fixtures/long_context/token_counts.json (scripts/long-context-golden.py).
+ * regexes are js-tiktoken's, the merge src/text/bpe.ts (`src/text/tiktoken.ts`); counts equal tiktoken 0.14.0's on fixtures/long_context/token_counts.json (scripts/long-context-golden.py).
  */
 import { GymError } from "../../errors.ts";
-import { BytePairCounter, type RankTable } from "./_bpe.ts";
-
-/** The tiktoken encodings bundled into the binary (loaded on first use: the tables are megabytes). */
-const ENCODINGS: Record<string, () => Promise<{ default: RankTable }>> = {
-  o200k_base: () => import("js-tiktoken/ranks/o200k_base"),
-  cl100k_base: () => import("js-tiktoken/ranks/cl100k_base"),
-};
+import { TIKTOKEN_ENCODINGS, tiktokenCounter } from "../../text/tiktoken.ts";
 
 export const DEFAULT_TOKENIZER = "o200k_base";
-const loaded = new Map<string, Promise<BytePairCounter>>();
 
 /** A `text → token count` function for one encoding; special-token text counts as ordinary text (`disallowed_special=()`). */
 export async function tokenCounter(name: string): Promise<(text: string) => number> {
-  const load = ENCODINGS[name];
-  if (!load) {
-    throw new GymError("E_USAGE", `tokenizer_name '${name}' is not one gym carries: it counts with the tiktoken encodings ${Object.keys(ENCODINGS).join(", ")}.`, {
+  const counter = await tiktokenCounter(name);
+  if (!counter) {
+    throw new GymError("E_USAGE", `tokenizer_name '${name}' is not one gym carries: it counts with the tiktoken encodings ${TIKTOKEN_ENCODINGS.join(", ")}.`, {
       hint: "NeMo Gym falls back to a Hugging Face tokenizer (transformers) for other names; gym has no port of those: prepare with o200k_base or cl100k_base.",
     });
   }
-  if (!loaded.has(name)) loaded.set(name, load().then((table) => new BytePairCounter(table.default)));
-  const counter = await loaded.get(name)!;
-  return (text) => counter.count(text);
+  return counter;
 }
 
 /** The prepare arguments of the long-context benchmarks: `tokenizer_name` and `max_context_tokens` (null or negative: no cap). */

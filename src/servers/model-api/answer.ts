@@ -1,7 +1,7 @@
 /**
  * The model API a coding-agent CLI speaks, answered from complete (non-streaming) model calls: streaming
  * Responses (`stream: true`), streaming Chat Completions (`stream: true`, `stream_options.include_usage`) and
- * Anthropic Messages (`/v1/messages`, streaming or not). Every answer comes from one ordinary
+ * Anthropic Messages (`/v1/messages`, streaming or not; `/v1/messages/count_tokens`, counted here). Every answer comes from one ordinary
  * `/v1/responses` or `/v1/chat/completions` call (`InnerCall`): inside a model server that call goes through
  * its own route and so the one model-call path (cache → limiter → retries → accounting); the rollout gateway
  * makes it through a ServerClient. Each completed exchange is reported to `observe` with the complete answer.
@@ -15,10 +15,14 @@ import { chatCompletionFrames } from "../../protocol/streaming/chat-chunks.ts";
 import { failedResponseEvents, responseStreamFrames } from "../../protocol/streaming/responses-events.ts";
 import { restoreNamespace, streamingResponsesRequest } from "../../protocol/streaming/responses-request.ts";
 import { sseBody, sseFrame, SSE_HEADERS } from "../../protocol/streaming/sse.ts";
+import { countMessageTokens } from "./count-tokens.ts";
 
 /** The paths this layer answers (after any rollout prefix). */
-export const MODEL_API_PATHS = ["/v1/responses", "/v1/chat/completions", "/v1/messages"] as const;
+export const MODEL_API_PATHS = ["/v1/responses", "/v1/chat/completions", "/v1/messages", "/v1/messages/count_tokens"] as const;
 export type ModelApiPath = (typeof MODEL_API_PATHS)[number];
+
+/** Whether `path` is Anthropic's (`/v1/messages`, `/v1/messages/count_tokens`): its errors take Anthropic's shape. */
+export const isAnthropicPath = (path: string) => path === "/v1/messages" || path === "/v1/messages/count_tokens";
 
 /** An ordinary, non-streaming call of the model server: its status and body text. */
 export type InnerCall = (path: "/v1/responses" | "/v1/chat/completions", body: JsonObject) => Promise<{ status: number; text: string }>;
@@ -51,7 +55,7 @@ export type Observe = (exchange: ModelApiExchange) => void;
 
 /** Whether a request on `path` is this layer's to answer (a plain non-streaming Responses/Chat call is not). */
 export function isModelApiCall(path: string, body: unknown): boolean {
-  if (path === "/v1/messages") return true;
+  if (isAnthropicPath(path)) return true;
   return (path === "/v1/responses" || path === "/v1/chat/completions") && (body as JsonObject | null)?.stream === true;
 }
 
@@ -64,11 +68,11 @@ export async function answerModelApi(path: ModelApiPath, text: string, inner: In
   try {
     body = JSON.parse(text) as JsonObject;
   } catch (error) {
-    if (path === "/v1/messages") return anthropicError(400, `The request body is not valid JSON: ${(error as Error).message}`).answer;
+    if (isAnthropicPath(path)) return anthropicError(400, `The request body is not valid JSON: ${(error as Error).message}`).answer;
     return json(422, { detail: [{ type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: (error as Error).message } }] });
   }
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    return path === "/v1/messages" ? anthropicError(400, "The request body must be a JSON object").answer : json(422, { detail: [{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: body }] });
+    return isAnthropicPath(path) ? anthropicError(400, "The request body must be a JSON object").answer : json(422, { detail: [{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: body }] });
   }
   let exchange: ModelApiExchange | undefined;
   const call: Call = async (dialect, innerPath, innerRequest) => {
@@ -95,6 +99,7 @@ interface Answered {
 }
 
 async function answerParsed(path: ModelApiPath, body: JsonObject, call: Call): Promise<Answered> {
+  if (path === "/v1/messages/count_tokens") return answerCountTokens(body);
   if (path === "/v1/messages") return answerMessages(body, call);
   if (body.stream !== true) {
     const reply = await call(path === "/v1/responses" ? "responses" : "chat", path, body);
@@ -133,6 +138,16 @@ async function answerMessages(body: JsonObject, call: Call): Promise<Answered> {
     if (!reply.ok) return anthropicError(reply.status >= 400 ? reply.status : 500, `The model server answered ${reply.status}: ${innerMessage(reply.text)}`);
     const message = responseToMessage(reply.answer as JsonObject, body.model);
     return { answer: body.stream === true ? sse(messageStreamFrames(message)) : json(200, message), reply: message };
+  } catch (error) {
+    if (error instanceof AnthropicError) return anthropicError(error.status, error.message);
+    throw error;
+  }
+}
+
+/** count_tokens makes no model call (nothing is observed): the prompt is counted here (count-tokens.ts). */
+async function answerCountTokens(body: JsonObject): Promise<Answered> {
+  try {
+    return { answer: json(200, await countMessageTokens(body)) };
   } catch (error) {
     if (error instanceof AnthropicError) return anthropicError(error.status, error.message);
     throw error;

@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { GymEnv, SessionSigner } from "../session.ts";
-import { answerModelApi, isModelApiCall, MODEL_API_PATHS, type ModelApiPath } from "./answer.ts";
+import { answerModelApi, isAnthropicPath, isModelApiCall, MODEL_API_PATHS, type ModelApiPath } from "./answer.ts";
 
 type FetchApp = { fetch(request: Request): Response | Promise<Response> };
 
@@ -20,7 +20,7 @@ export function modelApiMiddleware(app: FetchApp, signer: SessionSigner): Middle
     if (c.req.method !== "POST" || !PATHS.has(path)) return next();
     const text = await c.req.text();
     // Most calls are plain Responses/Chat calls (NeMo Gym's dumps say `"stream": null`): look before parsing.
-    if (path !== "/v1/messages" && !STREAM_TRUE.test(text)) return next();
+    if (!isAnthropicPath(path) && !STREAM_TRUE.test(text)) return next();
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -28,7 +28,7 @@ export function modelApiMiddleware(app: FetchApp, signer: SessionSigner): Middle
       body = undefined;
     }
     if (body !== undefined && !isModelApiCall(path, body)) return next();
-    if (body === undefined && path !== "/v1/messages") return next();
+    if (body === undefined && !isAnthropicPath(path)) return next();
     const raw = new URL(c.req.url);
     const prefix = raw.pathname.slice(0, raw.pathname.length - path.length);
     const headers = new Headers(c.req.raw.headers);

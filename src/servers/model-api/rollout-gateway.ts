@@ -1,6 +1,7 @@
 /**
  * The rollout gateway: the only model endpoint a coding-agent CLI is pointed at. It serves `/v1/responses`,
- * `/v1/chat/completions` and `/v1/messages` (streaming or not; `?beta=true` and other queries ignored) and
+ * `/v1/chat/completions` and `/v1/messages` (streaming or not; `?beta=true` and other queries ignored), Anthropic's
+ * `/v1/messages/count_tokens` (counted by the gateway, no model call, nothing captured) and
  * `GET /v1/models` (`GET`/`HEAD /` answer `{"status": "ok"}` to anyone), accepts a call only with a live
  * per-rollout token (`Authorization: Bearer <token>` or `x-api-key: <token>`; anything else is 401 in the API's
  * own error shape), and sends it to the model server
@@ -13,7 +14,7 @@
  *   env_key="GYM_TOKEN",wire_api="responses"}' -m <model> …` with the token in GYM_TOKEN. It also offers a
  *   `web_search` tool, which vllm_model-style backends refuse (no name): switch it off in Codex's config there.
  * - Claude Code 2.1: `ANTHROPIC_BASE_URL=<url> ANTHROPIC_API_KEY=<token> claude -p --model <model> …` (it calls
- *   `HEAD /`, then `POST /v1/messages?beta=true`; no count_tokens).
+ *   `HEAD /`, then `POST /v1/messages?beta=true`; `claude -p` was not seen calling count_tokens).
  * - OpenCode 1.18: a provider `{ "npm": "@ai-sdk/openai-compatible", "options": { "baseURL": "<url>/v1",
  *   "apiKey": "<token>" }, "models": { "<model>": {} } }` (streaming chat completions).
  */
@@ -21,7 +22,7 @@ import { anthropicErrorBody } from "../../protocol/anthropic/errors.ts";
 import type { JsonObject } from "../../protocol/responses-types.ts";
 import { tokensOf } from "../../protocol/usage.ts";
 import type { ServerClient } from "../client.ts";
-import { answerModelApi, MODEL_API_PATHS, type ModelApiPath } from "./answer.ts";
+import { answerModelApi, isAnthropicPath, MODEL_API_PATHS, type ModelApiPath } from "./answer.ts";
 import type { RolloutEntry, RolloutModelCall, RolloutTokens } from "./rollout-tokens.ts";
 
 export interface RolloutGatewayOptions {
@@ -59,7 +60,7 @@ export function rolloutGateway(options: RolloutGatewayOptions): { fetch(request:
       } catch (error) {
         // The model server could not be reached (or timed out): a 502 the CLI reports, in its API's shape.
         const message = `gym's model gateway could not reach the model server: ${(error as Error).message}`;
-        return path === "/v1/messages" ? json(502, anthropicErrorBody(502, message)) : json(502, { error: { message, type: "server_error", param: null, code: null } });
+        return isAnthropicPath(path) ? json(502, anthropicErrorBody(502, message)) : json(502, { error: { message, type: "server_error", param: null, code: null } });
       }
     },
   };
@@ -78,7 +79,7 @@ function presentedToken(request: Request): string | undefined {
 
 function unauthorized(path: string): Response {
   // The presented value is never echoed: it may be a real credential that leaked into the sandbox.
-  if (path === "/v1/messages") return json(401, anthropicErrorBody(401, "invalid x-api-key: this endpoint accepts only the per-rollout token gym issued"));
+  if (isAnthropicPath(path)) return json(401, anthropicErrorBody(401, "invalid x-api-key: this endpoint accepts only the per-rollout token gym issued"));
   return json(401, { error: { message: "Incorrect API key provided: this endpoint accepts only the per-rollout token gym issued.", type: "invalid_request_error", param: null, code: "invalid_api_key" } });
 }
 

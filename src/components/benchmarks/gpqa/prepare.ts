@@ -1,6 +1,6 @@
 /** GPQA Diamond: downloads the gated CSV from Hugging Face and writes four-option rows for the mcqa server. */
 import type { PrepareContext } from "../_prepare.ts";
-import { parseCsv } from "./csv.ts";
+import { csvRecords } from "../../resources_servers/_nlp/csv.ts";
 
 const LETTERS = ["A", "B", "C", "D"];
 export const GPQA_REPO = "Idavidrein/gpqa";
@@ -41,7 +41,7 @@ export function gpqaRow(record: Record<string, string>): Record<string, unknown>
 export async function prepare(context: PrepareContext): Promise<string> {
   context.log(`Downloading ${GPQA_FILE} from ${GPQA_REPO} (gated: needs HF_TOKEN)...`);
   const text = await context.download(GPQA_REPO, GPQA_FILE, { repoType: "datasets", revision: String(context.args.revision ?? "main") });
-  const rows = parseCsv(text).filter((r) => r.Question).map(gpqaRow);
+  const rows = csvRecords(text).filter((r) => r.Question).map(gpqaRow);
   if (rows.length === 0) throw new Error(`${GPQA_FILE} has no rows with a Question column`);
   await context.writeRows(context.outputPath, rows);
   context.log(`Wrote ${rows.length} GPQA Diamond problems to ${context.outputPath}`);

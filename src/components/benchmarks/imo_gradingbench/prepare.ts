@@ -6,7 +6,7 @@
  */
 import { fetchText, writePythonJsonl } from "../_math.ts";
 import type { PrepareContext } from "../_prepare.ts";
-import { parseCsv } from "../gpqa/csv.ts";
+import { csvRecords } from "../../resources_servers/_nlp/csv.ts";
 
 export const SOURCE_URL = "https://raw.githubusercontent.com/google-deepmind/superhuman/c1ee02e03d4cdb2ab21cd01ac927d895f5287fc8/imobench/gradingbench.csv";
 
@@ -29,7 +29,7 @@ export function gradingRow(record: Record<string, string>): Record<string, unkno
 export async function prepare(context: PrepareContext): Promise<string> {
   const url = String(context.args.source_url ?? SOURCE_URL);
   context.log(`Downloading IMO-GradingBench CSV from ${url}...`);
-  const rows = parseCsv(await fetchText(url, context)).map(gradingRow);
+  const rows = csvRecords(await fetchText(url, context)).map(gradingRow);
   const count = writePythonJsonl(context.outputPath, rows, true);
   context.log(`Wrote ${count} rows to ${context.outputPath}`);
   return context.outputPath;

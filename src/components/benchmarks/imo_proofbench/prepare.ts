@@ -7,7 +7,7 @@
 import { GymError } from "../../../errors.ts";
 import { fetchText, writePythonJsonl } from "../_math.ts";
 import type { PrepareContext } from "../_prepare.ts";
-import { parseCsv } from "../gpqa/csv.ts";
+import { csvRecords } from "../../resources_servers/_nlp/csv.ts";
 
 export const SOURCE_URL = "https://raw.githubusercontent.com/google-deepmind/superhuman/c1ee02e03d4cdb2ab21cd01ac927d895f5287fc8/imobench/proofbench.csv";
 const COLUMNS: [string, string][] = [
@@ -34,7 +34,7 @@ export function proofbenchRow(record: Record<string, string>, index: number, url
 export async function prepare(context: PrepareContext): Promise<string> {
   const url = String(context.args.source_url ?? SOURCE_URL);
   context.log(`Downloading IMO ProofBench from ${url} ...`);
-  const rows = parseCsv(await fetchText(url, context)).map((record, i) => proofbenchRow(record, i, url));
+  const rows = csvRecords(await fetchText(url, context)).map((record, i) => proofbenchRow(record, i, url));
   const count = writePythonJsonl(context.outputPath, rows, false);
   context.log(`Wrote ${count} problems to ${context.outputPath}`);
   return context.outputPath;

@@ -13,26 +13,22 @@ import type { Row } from "../_hub-rows.ts";
 import type { PrepareContext } from "../_prepare.ts";
 import { argList, seedUuid } from "../_splits.ts";
 import { OUTPUT_REGEXES, QUERY_TEMPLATE, SUBJECT_TO_CATEGORY, SUPPORTED_LANGUAGES } from "./data.ts";
-import { type Cell, PandasFloat, readCsvIndexed } from "./pandas-csv.ts";
+import { type Cell, readCsvIndexed } from "./pandas-csv.ts";
 
 export const BASE_URL = "https://openaipublic.blob.core.windows.net/simple-evals/";
 const LETTERS = ["A", "B", "C", "D"];
-/** Stands for NaN until the line is written (json.dumps writes NaN, which JSON has no spelling for). */
-const NAN_MARK = "\u0000NaN\u0000";
 
 /** Python's str() of a cell. */
 function pyStrCell(value: Cell): string {
-  if (value instanceof PandasFloat) return formatPyFloat(value.value);
+  if (value instanceof PyFloat) return formatPyFloat(value.value);
   if (typeof value === "number") return Number.isNaN(value) ? "nan" : String(value);
   if (typeof value === "boolean") return value ? "True" : "False";
   return value;
 }
 
-/** A cell as json.dumps sees it. */
-function jsonCell(value: Cell): unknown {
-  if (typeof value === "number" && Number.isNaN(value)) return NAN_MARK;
-  if (value instanceof PandasFloat) return Number.isNaN(value.value) ? NAN_MARK : new PyFloat(value.value);
-  return value;
+/** A row's line as json.dumps writes it: `NaN`, `Infinity` and `-Infinity` as Python spells them (JSON has none). */
+export function mmmluLine(entry: Record<string, Cell>, language: string): string {
+  return `${stringifyPython(mmmluRow(entry, language), { spaced: true, pythonNonFinite: true })}\n`;
 }
 
 export function mmmluRow(entry: Record<string, Cell>, language: string): Row {
@@ -45,7 +41,7 @@ export function mmmluRow(entry: Record<string, Cell>, language: string): Row {
   const question = QUERY_TEMPLATE.replace(/\{(Question|A|B|C|D)\}/g, (_, key: string) => pyStrCell(entry[key]!));
   return {
     question,
-    options: LETTERS.map((l) => ({ [l]: jsonCell(entry[l]!) })),
+    options: LETTERS.map((l) => ({ [l]: entry[l]! })),
     expected_answer: expected,
     template_metadata: { output_regex: OUTPUT_REGEXES },
     subset_for_metrics: language,
@@ -73,7 +69,7 @@ export async function prepare(context: PrepareContext, baseUrl = BASE_URL): Prom
   let count = 0;
   for (const [language, entries] of datasets) {
     for (const entry of entries) {
-      text += `${stringifyPython(mmmluRow(entry, language), { spaced: true }).replaceAll(JSON.stringify(NAN_MARK), "NaN")}\n`;
+      text += mmmluLine(entry, language);
       count++;
     }
   }

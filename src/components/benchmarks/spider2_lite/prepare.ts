@@ -17,8 +17,8 @@ import { databaseRoot, ensureDatabases } from "../../resources_servers/_sql/data
 import { unzip } from "../../../download/zip.ts";
 import { SPIDER2_LITE_URL, spider2Source } from "../../resources_servers/spider2_lite/index.ts";
 import type { PrepareContext } from "../_prepare.ts";
-import { parseCsv } from "../gpqa/csv.ts";
-import { csvRows, NonFinite, parseValue } from "./python-csv.ts";
+import { csvRecords, pyCsvRowsAnyNewline } from "../../resources_servers/_nlp/csv.ts";
+import { NonFinite, parseValue } from "./python-csv.ts";
 
 export const SPIDER2_REPO_URL = "https://github.com/xlang-ai/Spider2/archive/refs/heads/main.zip";
 export const SYSTEM_PROMPT =
@@ -71,7 +71,7 @@ function dbDir(spider2: string, dbId: string): string {
 }
 
 function schemaOf(spider2: string, dbId: string): string {
-  return parseCsv(readFileSync(join(dbDir(spider2, dbId), "DDL.csv"), "utf8")).map((row) => row.DDL ?? "").join("\n\n");
+  return csvRecords(readFileSync(join(dbDir(spider2, dbId), "DDL.csv"), "utf8")).map((row) => row.DDL ?? "").join("\n\n");
 }
 
 /** Python's str.strip() (whitespace as str.isspace has it). */
@@ -84,7 +84,7 @@ function goldSql(spider2: string, id: string): string | undefined {
 
 function goldResult(spider2: string, id: string): unknown[][][] {
   const dir = join(spider2, "evaluation_suite", "gold", "exec_result");
-  const read = (path: string) => csvRows(readFileSync(path, "utf8")).slice(1).map((row) => row.map(parseValue));
+  const read = (path: string) => pyCsvRowsAnyNewline(readFileSync(path, "utf8")).slice(1).map((row) => row.map(parseValue));
   const sets: unknown[][][] = [];
   for (let c = "a".charCodeAt(0); existsSync(join(dir, `${id}_${String.fromCharCode(c)}.csv`)); c++) sets.push(read(join(dir, `${id}_${String.fromCharCode(c)}.csv`)));
   if (!sets.length && existsSync(join(dir, `${id}.csv`))) sets.push(read(join(dir, `${id}.csv`)));

@@ -1,35 +1,8 @@
 /**
- * What Spider 2.0-Lite's prepare reads from CSV files as Python does: `csv.reader` rows (the excel dialect; a blank
- * line is an empty row) and `parse_value`'s `int(s)`, else `float(s)`, else the string.
+ * What Spider 2.0-Lite's prepare reads from CSV files as Python does: `csv.reader` rows (`pyCsvRowsAnyNewline`, the
+ * excel dialect; a blank line is an empty row) and `parse_value`'s `int(s)`, else `float(s)`, else the string.
  */
 import { PyFloat } from "../../../metrics/pyjson.ts";
-
-/** `list(csv.reader(io.StringIO(text, newline="")))`. */
-export function csvRows(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  let started = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-      continue;
-    }
-    if (c === '"' && field === "") (quoted = true), (started = true);
-    else if (c === ",") row.push(field), (field = ""), (started = true);
-    else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      if (started || field !== "") row.push(field);
-      rows.push(row), (row = []), (field = ""), (started = false);
-    } else (field += c), (started = true);
-  }
-  if (started || field !== "") row.push(field), rows.push(row);
-  return rows;
-}
 
 const INT = /^[+-]?\d+(_\d+)*$/;
 const FLOAT = /^[+-]?(?:(?:\d+(?:_\d+)*)?\.\d+(?:_\d+)*|\d+(?:_\d+)*\.?)(?:[eE][+-]?\d+(?:_\d+)*)?$/;

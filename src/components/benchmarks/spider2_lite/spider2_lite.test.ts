@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { ensureBinary, gym } from "../../../testing/binary.ts";
 import { makeZip } from "../../../testing/make-zip.ts";
-import { csvRows, parseValue } from "./python-csv.ts";
+import { parseValue } from "./python-csv.ts";
+import { pyCsvRowsAnyNewline as csvRows } from "../../resources_servers/_nlp/csv.ts";
 import { prepare } from "./prepare.ts";
 
 type Row = Record<string, any>;

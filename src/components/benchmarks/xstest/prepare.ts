@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cacheDir, downloadFile } from "../../../download/index.ts";
 import type { PrepareContext } from "../_prepare.ts";
-import { parseCsv } from "../gpqa/csv.ts";
+import { csvRecords } from "../../resources_servers/_nlp/csv.ts";
 
 export const XSTEST_URL = "https://raw.githubusercontent.com/paul-rottger/xstest/refs/heads/main/xstest_prompts.csv";
 
@@ -21,7 +21,7 @@ export async function prepare(context: PrepareContext): Promise<string> {
     context.log(`Downloading ${url}...`);
     await downloadFile(url, path, { label: "xstest_prompts.csv" });
   } else context.log(`Using the cached ${path}`);
-  const rows = parseCsv(readFileSync(path, "utf8")).filter((r) => r.prompt).map(xstestRow);
+  const rows = csvRecords(readFileSync(path, "utf8")).filter((r) => r.prompt).map(xstestRow);
   if (rows.length === 0) throw new Error(`${url} has no rows with a prompt column`);
   await context.writeRows(context.outputPath, rows);
   context.log(`Wrote ${rows.length} samples to ${context.outputPath}`);

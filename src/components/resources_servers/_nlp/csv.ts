@@ -1,4 +1,8 @@
-/** Python's `list(csv.reader(io.StringIO(text), delimiter=…))` with the default dialect (excel), state for state. */
+/**
+ * Python's `list(csv.reader(io.StringIO(text), delimiter=…))` with the default dialect (excel), state for state;
+ * and pandas.read_csv's C tokenizer (`pandasCsvRows`), which quotes as the csv module does but ends a row at a lone
+ * `\r` too and skips blank lines.
+ */
 
 /** Raised where Python raises csv.Error. */
 export class CsvError extends Error {}
@@ -7,6 +11,43 @@ type State = "startRecord" | "startField" | "inField" | "inQuoted" | "quoteInQuo
 
 /** Rows as Python's csv module reads them: lines split after "\n" (StringIO), quotes doubled, blank lines → []. */
 export function pyCsvRows(text: string, delimiter = ","): string[][] {
+  return csvRows(text, delimiter, false);
+}
+
+/**
+ * Rows as pandas.read_csv's C parser splits them, for what the CSVs read here hold: the csv module's quoting
+ * (strict off: after a closing quote the rest of the field is kept; a quote inside an unquoted field is a
+ * character), a `\n`, `\r\n` or lone `\r` outside quotes ending a row (inside quotes each is kept), blank lines
+ * skipped, a leading byte-order mark dropped.
+ */
+export function pandasCsvRows(text: string): string[][] {
+  return pyCsvRowsAnyNewline(text.replace(/^\ufeff/, "")).filter((row) => row.length > 0);
+}
+
+/** `list(csv.reader(io.StringIO(text, newline="")))` (or a file opened with newline=""): a row ends at `\n`, `\r\n` or a lone `\r`. */
+export function pyCsvRowsAnyNewline(text: string): string[][] {
+  return csvRows(text, ",", true);
+}
+
+/**
+ * The records of a CSV with a header row, as the benchmarks' prepares read them (csv.DictReader; a byte-order mark
+ * dropped, blank lines skipped, a row ending at any newline): each keyed by the header's names, a missing field "".
+ */
+export function csvRecords(text: string): Record<string, string>[] {
+  const [header, ...body] = pyCsvRowsAnyNewline(text.replace(/^\ufeff/, "")).filter((row) => row.length > 0);
+  if (!header) return [];
+  return body.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i] ?? ""])));
+}
+
+/**
+ * pandas.read_csv's default NA strings (a cell spelled so is NaN). pandas 2.0 added "None"; a server keeps the
+ * set of the pandas NeMo Gym runs it with.
+ */
+export const PANDAS_1_5_NA = new Set(["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "n/a", "nan", "null"]);
+export const PANDAS_2_NA = new Set([...PANDAS_1_5_NA, "None"]);
+
+/** The csv module's state machine; `loneCrEndsRow`: a `\r` outside quotes not followed by `\n` ends the row (pandas) instead of raising. */
+function csvRows(text: string, delimiter: string, loneCrEndsRow: boolean): string[][] {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const rows: string[][] = [];
   let fields: string[] = [];
@@ -73,9 +114,15 @@ export function pyCsvRows(text: string, delimiter = ","): string[][] {
         }
         return;
       case "eatCrnl":
-        if (newline) return;
+        if (newline && !(loneCrEndsRow && c === "\r")) return;
         if (eol) state = "startRecord";
-        else throw new CsvError("new-line character seen in unquoted field - do you need to open the file with newline=''?");
+        else if (loneCrEndsRow) {
+          // The row ended at a `\r`: the next one starts with this character.
+          rows.push(fields);
+          fields = [];
+          state = "startRecord";
+          step(c);
+        } else throw new CsvError("new-line character seen in unquoted field - do you need to open the file with newline=''?");
         return;
     }
   };

@@ -1,6 +1,7 @@
 /** Python numeric conversions that leak into rewards: float(str), repr(float), int(x), and their errors. */
 import { PyException, pyStrRepr } from "./errors.ts";
 import { pyStrip } from "./text.ts";
+import { formatPyFloat } from "../../../metrics/pyjson.ts";
 
 // Python accepts any Unicode decimal digit (category Nd) in float()/int(); map them to ASCII first.
 const NON_ASCII_DIGIT = /\p{Nd}/gu;
@@ -32,25 +33,12 @@ export function pyParseFloat(s: string): number | undefined {
   return Number(t.replace(/_/g, ""));
 }
 
-/** repr(float) / str(float): shortest round-trip digits, Python's switch to exponent form (< 1e-4 or >= 1e16). */
+/**
+ * repr(float) / str(float): `formatPyFloat`'s digits and layout (shortest round-trip digits, exponent form below
+ * 1e-4 and from 1e16, `inf`), but NaN is `nan` here where json.dumps writes `NaN`.
+ */
 export function pyFloatRepr(x: number): string {
-  if (Number.isNaN(x)) return "nan";
-  if (x === Infinity) return "inf";
-  if (x === -Infinity) return "-inf";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const [mant, expText] = x.toExponential().split("e") as [string, string];
-  const exp = Number(expText);
-  const neg = mant.startsWith("-");
-  const digits = mant.replace("-", "").replace(".", "");
-  const sign = neg ? "-" : "";
-  if (exp < -4 || exp >= 16) {
-    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    const e = Math.abs(exp);
-    return `${sign}${m}e${exp < 0 ? "-" : "+"}${e < 10 ? "0" : ""}${e}`;
-  }
-  if (exp < 0) return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
-  if (digits.length <= exp + 1) return `${sign}${digits}${"0".repeat(exp + 1 - digits.length)}.0`;
-  return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+  return Number.isNaN(x) ? "nan" : formatPyFloat(x);
 }
 
 const INT_LITERAL = /^[+-]?\d(?:_?\d)*$/;

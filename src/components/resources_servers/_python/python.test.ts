@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pyFloatRepr, pyInt, pyParseFloat } from "./number.ts";
+import { formatPyFloat } from "../../../metrics/pyjson.ts";
 import { pyCompile, pyFindall } from "./re.ts";
 import { pyCollapseSpace, pyLen, pySplitlines, pyStrip } from "./text.ts";
 import { pyEquals, pyJsonLoads, pySet } from "./values.ts";
@@ -42,6 +43,11 @@ describe("Python numbers", () => {
   test("repr(float) switches to exponent form below 1e-4 and from 1e16", () => {
     const values = [1e3, 1e16, 1e-5, 0.0001, 123.456, 1.5e300, -0, 100, 1e22];
     expect(values.map(pyFloatRepr)).toEqual(["1000.0", "1e+16", "1e-05", "0.0001", "123.456", "1.5e+300", "-0.0", "100.0", "1e+22"]);
+  });
+  test("repr(float) is the JSON writers' float text but for NaN: repr(nan) is 'nan', json.dumps writes NaN", () => {
+    expect(pyFloatRepr(Number.NaN)).toBe("nan");
+    expect(formatPyFloat(Number.NaN)).toBe("NaN");
+    for (const x of [Infinity, -Infinity, 0.1, 2.5e-7, 1 / 3, 9007199254740993, 1e16]) expect(pyFloatRepr(x)).toBe(formatPyFloat(x));
   });
   test("float() accepts spaces, underscores, Unicode digits, inf/nan; rejects doubled underscores", () => {
     expect([" 1_000 ", "١٢", "-Infinity", "1.", ".5"].map(pyParseFloat)).toEqual([1000, 12, -Infinity, 1, 0.5]);

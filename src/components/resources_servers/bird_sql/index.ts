@@ -15,6 +15,7 @@ import { openSqlServerState, type SqlServerConfig, sqlServerFields, type SqlServ
 import { executeQuery, failureReason } from "../_sql/execute.ts";
 import { resultSetsMatch } from "./compare.ts";
 import { extractSql, hasSqlCodeblock } from "./extract.ts";
+import { meanTokenMetrics } from "../_common/key-metrics.ts";
 
 export const BIRD_DEV_URL = "https://bird-bench.oss-cn-beijing.aliyuncs.com/dev.zip";
 
@@ -97,8 +98,7 @@ export default defineResourcesServer<BirdSqlConfig, SqlServerState>({
     return { ...computePassMajorityMetrics(tasks, options).metrics, ...computeSubsetMetrics(tasks, "difficulty", options) };
   },
   keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
+    const key = meanTokenMetrics(agentMetrics);
     Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]", ["accuracy"]));
     Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", ["accuracy"]));
     const prefixes = new Set(Object.keys(agentMetrics).filter((k) => k.includes("/pass@") && /^[a-z]/.test(k)).map((k) => k.split("/pass@")[0]!));

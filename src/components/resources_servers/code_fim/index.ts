@@ -15,6 +15,7 @@ import { programMemoryBytes } from "../code_gen/grade.ts";
 import { checkCompletion } from "./check.ts";
 import { extractFimCode, postprocessCompletion } from "./extract.ts";
 import { checkSplit, loadProblems, type FimProblem } from "./problems.ts";
+import { meanTokenMetrics } from "../_common/key-metrics.ts";
 
 export interface CodeFimConfig extends JsonObject {
   split: string;
@@ -93,8 +94,7 @@ export default defineResourcesServer<CodeFimConfig, State>({
   },
   computeMetrics: (tasks) => computePassMajorityMetrics(tasks, { scoreFn: score, answerKey: "completion" }).metrics,
   keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
+    const key = meanTokenMetrics(agentMetrics);
     Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]", ["accuracy"]));
     Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", ["accuracy"]));
     Object.assign(key, highestKMetrics(agentMetrics, "majority@{k}", ["accuracy"]));

@@ -13,6 +13,7 @@ import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
 import { extractCode, hasReasoningFormatViolation } from "./extract.ts";
 import { allPassed, gradeProgram, programMemoryBytes, type UnitTests } from "./grade.ts";
+import { meanTokenMetrics } from "../_common/key-metrics.ts";
 
 export interface CodeGenConfig extends JsonObject {
   num_processes: number;
@@ -102,8 +103,7 @@ export default defineResourcesServer<CodeGenConfig, State>({
     return { ...result.metrics, ...computeSubsetMetrics(tasks, "difficulty", { scoreFn: score, answerKey: "extracted_model_code" }) };
   },
   keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
+    const key = meanTokenMetrics(agentMetrics);
     Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]", ["accuracy"]));
     Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", ["accuracy"]));
     Object.assign(key, highestKMetrics(agentMetrics, "majority@{k}", ["accuracy"]));

@@ -15,6 +15,7 @@ import { programMemoryBytes } from "../code_gen/grade.ts";
 import { checkSolution, groundTruth, type GroundTruth } from "./check.ts";
 import { extractCodeStrict } from "./extract.ts";
 import { loadProblems } from "./problems.ts";
+import { meanTokenMetrics } from "../_common/key-metrics.ts";
 
 export interface EvalPlusConfig extends JsonObject {
   dataset: string;
@@ -102,8 +103,7 @@ export default defineResourcesServer<EvalPlusConfig, State>({
   },
   computeMetrics: (tasks) => computePassMajorityMetrics(tasks, { scoreFn: score, answerKey: "extracted_model_code" }).metrics,
   keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
+    const key = meanTokenMetrics(agentMetrics);
     const names = ["passing_base_tests", "passing_plus_tests"];
     Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]", names));
     Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", names));

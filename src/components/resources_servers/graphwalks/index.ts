@@ -3,14 +3,12 @@
  * between the node set of the reply's last-line `Final Answer: [...]` and the expected set (0 when that line is
  * missing). Metrics: pass@k (max of k for this continuous score) overall and per `problem_type`.
  */
-import { computePassMajorityMetrics, computeSubsetMetrics, highestKMetrics, type ScoreFn } from "../../../metrics/pass-k.ts";
 import { pyFloat } from "../../../metrics/pyjson.ts";
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { expectedNodeKeys, nodeF1, parseNodeList } from "../_common/node-list.ts";
 import { outputText } from "../_common/output.ts";
-
-const scoreFn: ScoreFn = (r) => ({ accuracy: r.reward as number });
+import { rewardKeyMetrics, rewardMetricsBySubset } from "../_common/subset-metrics.ts";
 
 export default defineResourcesServer({
   name: "graphwalks",
@@ -31,16 +29,6 @@ export default defineResourcesServer({
       return { reward: f1, f1: pyFloat(f1), parse_failed: parseFailed, predicted_nodes: nodes };
     },
   },
-  computeMetrics(tasks) {
-    const metrics = computePassMajorityMetrics(tasks, { scoreFn }).metrics as JsonObject;
-    const subsets = computeSubsetMetrics(tasks, "problem_type", { scoreFn });
-    for (const [key, value] of Object.entries(subsets)) metrics[key.includes("/") ? `problem_type=${key}` : key] = value as never;
-    return metrics;
-  },
-  keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name] as never;
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"), highestKMetrics(agentMetrics, "pass@{k}"));
-    return key;
-  },
+  computeMetrics: (tasks) => rewardMetricsBySubset(tasks, "problem_type"),
+  keyMetrics: rewardKeyMetrics,
 });

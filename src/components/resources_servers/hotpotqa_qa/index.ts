@@ -10,6 +10,7 @@ import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { outputText } from "../_common/output.ts";
 import { answerExactMatch, answerF1, gtAlternatives, isCorrect, isCorrectStrict, parseGeneration, shouldRemove } from "./scoring.ts";
+import { meanTokenMetrics } from "../_common/key-metrics.ts";
 
 interface HotpotConfig extends JsonObject {
   report_filtered_metrics: boolean;
@@ -60,8 +61,7 @@ export default defineResourcesServer<HotpotConfig>({
     return metrics;
   },
   keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name] as never;
+    const key = meanTokenMetrics(agentMetrics);
     for (const prefix of ["", "filtered_"]) {
       for (const pattern of ["pass@1[avg-of-{k}]", "pass@{k}", "majority@{k}"]) Object.assign(key, highestKMetrics(agentMetrics, `${prefix}${pattern}`, SCORES));
     }

@@ -3,12 +3,12 @@
  * then the prefix is cut from reply and expected answer and difflib's SequenceMatcher ratio is the reward. Metrics:
  * pass@k (max of k for this continuous score) overall and per `n_needles`.
  */
-import { computePassMajorityMetrics, computeSubsetMetrics, highestKMetrics, type ScoreFn } from "../../../metrics/pass-k.ts";
 import { pyFloat } from "../../../metrics/pyjson.ts";
 import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { sequenceRatio } from "../../../text/difflib.ts";
 import { outputText } from "../_common/output.ts";
+import { rewardKeyMetrics, rewardMetricsBySubset } from "../_common/subset-metrics.ts";
 import { pyStrip } from "../_python/text.ts";
 
 /** NeMo Gym's `_grade`: 0 without the prefix, else the SequenceMatcher ratio of the two texts minus the prefix (by code point, as Python strings). */
@@ -17,8 +17,6 @@ export function gradeMrcr(response: string, expected: string, prefix: string): n
   const cut = (s: string) => (s.startsWith(prefix) ? s.slice(prefix.length) : s);
   return sequenceRatio(Array.from(cut(response)), Array.from(cut(expected)));
 }
-
-const scoreFn: ScoreFn = (r) => ({ accuracy: r.reward as number });
 
 export default defineResourcesServer({
   name: "mrcr",
@@ -40,16 +38,6 @@ export default defineResourcesServer({
       return { reward: ratio, prefix_matched: response.startsWith(prefix), seq_match_ratio: pyFloat(ratio) };
     },
   },
-  computeMetrics(tasks) {
-    const metrics = computePassMajorityMetrics(tasks, { scoreFn }).metrics as JsonObject;
-    const subsets = computeSubsetMetrics(tasks, "n_needles", { scoreFn });
-    for (const [key, value] of Object.entries(subsets)) metrics[key.includes("/") ? `n_needles=${key}` : key] = value as never;
-    return metrics;
-  },
-  keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name] as never;
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"), highestKMetrics(agentMetrics, "pass@{k}"));
-    return key;
-  },
+  computeMetrics: (tasks) => rewardMetricsBySubset(tasks, "n_needles"),
+  keyMetrics: rewardKeyMetrics,
 });

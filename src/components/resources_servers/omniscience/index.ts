@@ -11,6 +11,7 @@ import { pyStrip } from "../_python/text.ts";
 import { Judge, judgeConfigFields, JudgeError, lastAssistantText, pyFormat, type JudgeConfig } from "../_judge/index.ts";
 import { stripThinking } from "../_judge/text.ts";
 import { askJudge as askSimpleQAJudge, template } from "../simpleqa/index.ts";
+import { meanTokenMetrics } from "../_common/key-metrics.ts";
 
 export interface OmniscienceConfig extends JudgeConfig {
   judge_prompt_path: string;
@@ -109,8 +110,7 @@ export default defineResourcesServer<OmniscienceConfig, State>({
   },
   computeMetrics: (tasks) => addOmniMetrics(computePassMajorityMetrics(tasks, { scoreFn, answerKey: "extracted_answer" }).metrics),
   keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
+    const key = meanTokenMetrics(agentMetrics);
     Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
     Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", undefined, ["no_answer"]));
     return key;

@@ -8,6 +8,7 @@ import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import mathWithJudge, { mathScoreFn, type MathWithJudgeConfig, type MathWithJudgeState } from "../math_with_judge/index.ts";
 import { weightedPassMajorityMetrics } from "./weighted.ts";
+import { meanTokenMetrics } from "../_common/key-metrics.ts";
 
 const parent = mathWithJudge.definition;
 const options = { scoreFn: mathScoreFn, answerKey: "extracted_answer" };
@@ -36,8 +37,7 @@ export default defineResourcesServer<MathWithJudgeConfig, MathWithJudgeState>({
     return metrics;
   },
   keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name] as never;
+    const key = meanTokenMetrics(agentMetrics);
     Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
     Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", undefined, ["no_answer"]));
     Object.assign(key, highestKMetrics(agentMetrics, "majority@{k}", undefined, ["no_answer"]));

@@ -13,6 +13,7 @@ import { outputText } from "../_common/output.ts";
 import { PyException, pyRepr } from "../_python/errors.ts";
 import { pyStrip } from "../_python/text.ts";
 import { defaultParse, extractLetter, MATCH_TYPES } from "./grade.ts";
+import { meanTokenMetrics } from "../_common/key-metrics.ts";
 
 /** The 12 sub-tasks whose presence makes the suite mean. */
 export const SUBTASKS = ["mk_niah_basic", "mk_niah_easy", "mk_niah_medium", "mk_niah_hard", "mv_niah_basic", "mv_niah_easy", "mv_niah_medium", "mv_niah_hard", "qa_basic", "qa_easy", "qa_medium", "qa_hard"];
@@ -68,8 +69,7 @@ export default defineResourcesServer({
     return metrics;
   },
   keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name] as never;
+    const key = meanTokenMetrics(agentMetrics);
     Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"), highestKMetrics(agentMetrics, "pass@{k}"));
     for (const [k, v] of Object.entries(agentMetrics)) if (k.startsWith("ruler2_suite_avg/")) key[k] = v as never;
     return key;

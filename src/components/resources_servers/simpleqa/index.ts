@@ -5,6 +5,7 @@ import type { JsonObject } from "../../../protocol/responses.ts";
 import { defineResourcesServer, py } from "../../../servers/resources/index.ts";
 import { pyStrip } from "../_python/text.ts";
 import { chatText, Judge, judgeConfigFields, JudgeError, lastAssistantText, promptFromYaml, pyFormat, readPromptFile, type JudgeConfig } from "../_judge/index.ts";
+import { meanTokenMetrics } from "../_common/key-metrics.ts";
 
 export interface SimpleQAConfig extends JudgeConfig {
   /** A YAML file whose `user:` entry is the judge prompt ({question}, {expected_answer}, {generation}). */
@@ -114,8 +115,7 @@ export default defineResourcesServer<SimpleQAConfig, State>({
     return addF1(computePassMajorityMetrics(tasks, { scoreFn, answerKey: "extracted_answer" }).metrics);
   },
   keyMetrics(agentMetrics) {
-    const key: JsonObject = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
+    const key = meanTokenMetrics(agentMetrics);
     Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
     Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", undefined, ["no_answer"]));
     return key;

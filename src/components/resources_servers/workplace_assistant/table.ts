@@ -1,6 +1,7 @@
 /** The few pandas DataFrame behaviours workplace_assistant's state depends on: CSV loading, row labels, filtering, appending and `DataFrame.equals` after lowercasing. */
 import { PyException } from "../_python/errors.ts";
 import { pyCompile } from "../_python/re.ts";
+import { PANDAS_2_NA as NA, pandasCsvRows } from "../_nlp/csv.ts";
 
 /** A cell: a string, a JSON value a tool stored, or null for pandas' NaN/None. */
 export type Cell = unknown;
@@ -13,37 +14,9 @@ export interface Table {
   labels: number[];
 }
 
-// pandas.read_csv's default NA strings (read with dtype=str, these become NaN).
-const NA = new Set(["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]);
-
-/** RFC 4180 records (quoted fields may hold commas, doubled quotes and newlines). */
-function csvRecords(text: string): string[][] {
-  const records: string[][] = [];
-  let field = "";
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") record.push(field), (field = "");
-    else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      record.push(field);
-      records.push(record);
-      (record = []), (field = "");
-    } else field += ch;
-  }
-  if (field !== "" || record.length > 0) record.push(field), records.push(record);
-  return records.filter((r) => !(r.length === 1 && r[0] === ""));
-}
-
-/** `pd.read_csv(path, dtype=str)`, or with `names` for a headerless file. */
+/** `pd.read_csv(path, dtype=str)` (pandas 2's NA strings become NaN), or with `names` for a headerless file. */
 export function readCsv(text: string, names?: string[]): Table {
-  const records = csvRecords(text);
+  const records = pandasCsvRows(text);
   const columns = names ?? records.shift()!;
   const rows = records.map((r) => Object.fromEntries(columns.map((c, i) => [c, NA.has(r[i] ?? "") ? null : r[i]!])));
   return { columns, rows, labels: rows.map((_, i) => i) };

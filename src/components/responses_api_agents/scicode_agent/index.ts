@@ -11,8 +11,7 @@ import { parseYaml } from "../../../config/yaml.ts";
 import { readBuiltinFile } from "../../../config/builtin-files.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { GymError } from "../../../errors.ts";
-import { callRateLimited } from "../../../servers/rate-limited.ts";
-import { checkResponseCreateParams, responseProblems, type JsonObject, type Response } from "../../../protocol/responses.ts";
+import type { JsonObject } from "../../../protocol/responses.ts";
 import { dumpResponse } from "../../../protocol/responses-dump.ts";
 import { checkRunRequest, dumpRunRow } from "../../../protocol/run.ts";
 import type { Cookies } from "../../../servers/cookies.ts";
@@ -21,6 +20,7 @@ import { jsonRoute, routeJson } from "../../../servers/routes.ts";
 import type { ServerFactory } from "../../../servers/registry.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
 import type { ServerRef } from "../simple_agent/index.ts";
+import { addModelCallRoute } from "../_one_call/agent.ts";
 import { extractPythonScript, isContextWindowError, OUT_OF_CONTEXT, prefilledCode, problemSteps } from "./steps.ts";
 
 export interface ScicodeAgentConfig {
@@ -66,17 +66,7 @@ const factory: ServerFactory = (block, context) => {
   const app = createGymApp({ cookieName: sessionCookieName("ScicodeAgent", config.name), rolloutPrefix: "agent" });
   let template: Promise<string> | undefined;
 
-  jsonRoute(app, "/v1/responses", async (request) => {
-    const params = await routeJson<JsonObject>(request);
-    const checked = checkResponseCreateParams(params);
-    if (!checked.ok) throw validationFailure(checked.error);
-    const input = typeof params.input === "string" ? [{ role: "user", content: params.input }] : params.input;
-    const model = context.servers.get(config.model_server.name);
-    const { body, cookies } = await callRateLimited<Response>(model, "/v1/responses", { ...params, input }, { cookies: request.cookies(), readOnlyAnswer: true });
-    if (responseProblems(body).length) throw new Error(`Received an invalid response from model server: ${JSON.stringify(body)}`);
-    request.forwardCookies(cookies);
-    return { json: dumpResponse(body as unknown as JsonObject) };
-  });
+  addModelCallRoute(app, context, config, { seedSession: false, promptAsMessages: true, invalidReply: "Received an invalid response from model server" });
 
   jsonRoute(app, "/run", async (request) => {
     const body = await routeJson(request);
