@@ -30,6 +30,14 @@ export class InProcessServerClient extends BaseServerClient {
     this.directCalls = options.direct ?? true;
   }
 
+  /**
+   * True when this client reaches `app` itself with direct calls and no deadline: a server may then run its own
+   * route's work as a function call instead of calling itself (what crosses is the same objects either way).
+   */
+  servesDirect(app: object): boolean {
+    return this.directCalls && this.app === app && !(this.defaultTimeoutMs > 0);
+  }
+
   protected async exchange(url: string, init: ExchangeInit, signal: AbortSignal | undefined): Promise<RawReply> {
     const response = await this.app.fetch(new Request(url, { ...init, signal }));
     return { status: response.status, headers: response.headers, text: await response.text() };

@@ -3,10 +3,12 @@
  * Request, Response, headers or JSON text), with the same sessions, cookies, statuses and error bodies.
  */
 import type { Context, Hono } from "hono";
-import { cookieHeader, requestCookies, type Cookies } from "./cookies.ts";
+import { ServerCallError } from "./client.ts";
+import { addSetCookie, cookieHeader, isSimpleCookie, requestCookies, type Cookies } from "./cookies.ts";
 import { errorAnswer, gymAppMeta, parseJsonBody, type GymAppMeta, type GymEnv } from "./gym-app.ts";
 import { pyJsonText } from "./resources/json.ts";
-import { copyJar, lazyCookie, lazyIn, lazyValues, type LazyCookieValue } from "./lazy-cookies.ts";
+import { copyJar, lazyCookie, lazyIn, lazyValues, setLazyCookie, type LazyCookieValue } from "./lazy-cookies.ts";
+import { parsedView } from "./plain-json.ts";
 import { SESSION_COOKIE_ATTRIBUTES, type Session, type SessionSigner } from "./session.ts";
 
 /** What a JSON route sees of its request, whichever way it came. */
@@ -186,16 +188,20 @@ function asksToStream(call: DirectCall): boolean {
   return "value" in body ? (body.value as { stream?: unknown } | null)?.stream === true : /"stream"\s*:\s*true/.test(body.text);
 }
 
+/** How a direct call opens the app's session from the caller's jar (only when something asks for it). */
+function sessionOpener(meta: GymAppMeta, cookies: Cookies | undefined): () => Session {
+  const signer = meta.signer;
+  const unread = lazyCookie(cookies, meta.cookieName);
+  const raw = unread ? undefined : cookies?.[meta.cookieName];
+  // A cookie sealed under this name in this process and never read has a valid signature: open its JSON directly.
+  return unread instanceof SessionCookie && unread.signer.cookieName === signer.cookieName
+    ? () => signer.sessionFromJson(unread.sessionJson())
+    : () => signer.session(unread ? unread.value : raw);
+}
+
 async function serveDirect(meta: GymAppMeta, handler: RouteHandler, call: DirectCall): Promise<DirectAnswer> {
   const signer = meta.signer;
-  const unread = lazyCookie(call.cookies, meta.cookieName);
-  const raw = unread ? undefined : call.cookies?.[meta.cookieName];
-  // A cookie sealed under this name in this process and never read has a valid signature: open its JSON directly.
-  const openSession =
-    unread instanceof SessionCookie && unread.signer.cookieName === signer.cookieName
-      ? () => signer.sessionFromJson(unread.sessionJson())
-      : () => signer.session(unread ? unread.value : raw);
-  const request = new DirectRouteRequest(call, openSession);
+  const request = new DirectRouteRequest(call, sessionOpener(meta, call.cookies));
   let answer: RouteAnswer;
   let unhandled = false;
   try {
@@ -267,4 +273,44 @@ class DirectRouteRequest implements RouteRequest {
     const lazy = lazyValues(jar);
     for (const name in jar) this.setCookies.push(new SetCookie(name, (lazy && lazyIn(jar, lazy, name)) || jar[name]!, FORWARDED_ATTRIBUTES));
   }
+}
+
+/**
+ * What `client.call(path, …)` answers when an in-process client of `app` (direct calls on, no deadline) calls
+ * a JSON route whose work is `run`, without the hop: for a server calling its own route with objects it made.
+ * The route must leave the session alone and set cookies only by forwarding the jars it returns; `cookies` is
+ * the jar the call would have sent. A failure is the ServerCallError the call would throw (the same status and
+ * body text); the answer's jar holds the forwarded cookies, then the app's session cookie (sealed when read).
+ */
+export async function callOwnRoute<T>(app: object, server: string, path: string, cookies: Cookies | undefined, run: () => Promise<{ json: unknown; forwarded: Cookies[] }>): Promise<{ body: T; cookies: Cookies }> {
+  const meta = gymAppMeta(app);
+  if (!meta) throw new Error("callOwnRoute needs an app made by createGymApp");
+  let json: unknown;
+  let status = 200;
+  const jar: Cookies = {};
+  try {
+    const done = await run();
+    json = done.json;
+    for (const forwarded of done.forwarded) {
+      const lazy = lazyValues(forwarded);
+      for (const name in forwarded) {
+        const unsealed = lazy && lazyIn(forwarded, lazy, name);
+        if (unsealed && isSimpleCookie(name, "")) setLazyCookie(jar, name, unsealed);
+        else {
+          const value = forwarded[name]!;
+          if (isSimpleCookie(name, value)) jar[name] = value;
+          else addSetCookie(jar, `${name}=${value}; ${FORWARDED_ATTRIBUTES}`);
+        }
+      }
+    }
+    const open = sessionOpener(meta, cookies);
+    setLazyCookie(jar, meta.cookieName, new SessionCookie(meta.signer, () => JSON.stringify(open())));
+  } catch (error) {
+    const failure = errorAnswer(error, meta.cookieName);
+    json = failure.json;
+    status = failure.status;
+  }
+  if (status < 200 || status >= 300) throw new ServerCallError({ server, path, method: "POST", reason: "status", status, body: JSON.stringify(json) ?? "" });
+  const view = parsedView(json);
+  return { body: (view ? view.value : JSON.parse(JSON.stringify(json))) as T, cookies: jar };
 }

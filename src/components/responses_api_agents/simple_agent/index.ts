@@ -3,9 +3,12 @@ import { callRateLimited } from "../../../servers/rate-limited.ts";
 import { checkResponseCreateParams, responseProblems, type FunctionCall, type JsonObject, type Response } from "../../../protocol/responses.ts";
 import { accumulateUsage, dumpResponse } from "../../../protocol/responses-dump.ts";
 import { buildVerifyRequest, checkRunRequest, dumpRunRow, orderRunResult, verifyResponseProblems } from "../../../protocol/run.ts";
-import type { Cookies } from "../../../servers/cookies.ts";
 import { createGymApp, forwardJson, readJson, validationFailure } from "../../../servers/gym-app.ts";
-import { jsonRoute, routeJson, type RouteRequest } from "../../../servers/routes.ts";
+import { callOwnRoute, jsonRoute, routeJson, type RouteRequest } from "../../../servers/routes.ts";
+import { InProcessServerClient } from "../../../servers/in-process.ts";
+import { isPlainJson } from "../../../servers/plain-json.ts";
+import { isSimpleJar, type Cookies } from "../../../servers/cookies.ts";
+import { copyJar } from "../../../servers/lazy-cookies.ts";
 import { pythonExceptionRepr } from "../../../servers/python-repr.ts";
 import type { ServerFactory, ServerFactoryContext } from "../../../servers/registry.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
@@ -121,20 +124,36 @@ const factory: ServerFactory = (block, context) => {
   // NeMo Gym's observability switch: each rollout row then carries its ng_trajectory.
   const capture = context.globalConfig?.observability_enabled === true;
 
+  /** /v1/responses' work: the answer and the jars it sets as cookies (the resources server's, then the model's). */
+  const respond = async (params: JsonObject, cookies: Cookies, rolloutId: string | undefined): Promise<{ json: JsonObject; forwarded: Cookies[] }> => {
+    const checked = checkResponseCreateParams(params);
+    if (!checked.ok) throw validationFailure(checked.error);
+    const trace = rolloutId ? new TrajectoryRecorder(config.model_server, rolloutId) : undefined;
+    const episode = await runEpisode(params, config, context, cookies, trace);
+    const forwarded = [episode.resourcesCookies, episode.modelCookies];
+    // Without the key, the rest is the response itself (same keys, same order): no copy to dump from.
+    if (!(TRAJECTORY_KEY in episode.response)) return { json: dumpResponse(episode.response), forwarded };
+    const { [TRAJECTORY_KEY]: trajectory, ...rest } = episode.response;
+    return { json: trajectory ? { ...dumpResponse(rest), [TRAJECTORY_KEY]: trajectory } : dumpResponse(rest), forwarded };
+  };
+
   // Both routes only read what they are handed (the caller's row and params); they build new objects to send on.
   jsonRoute(app, "/v1/responses", async (request) => {
     const params = await routeJson<JsonObject>(request);
-    const checked = checkResponseCreateParams(params);
-    if (!checked.ok) throw validationFailure(checked.error);
     const rolloutId = capture ? ROLLOUT_PATH.exec(request.rawPath)?.[1] : undefined;
-    const trace = rolloutId ? new TrajectoryRecorder(config.model_server, rolloutId) : undefined;
-    const episode = await runEpisode(params, config, context, request.cookies(), trace);
-    forwardCookies(request, episode.resourcesCookies, episode.modelCookies);
-    // Without the key, the rest is the response itself (same keys, same order): no copy to dump from.
-    if (!(TRAJECTORY_KEY in episode.response)) return { json: dumpResponse(episode.response) };
-    const { [TRAJECTORY_KEY]: trajectory, ...rest } = episode.response;
-    return { json: trajectory ? { ...dumpResponse(rest), [TRAJECTORY_KEY]: trajectory } : dumpResponse(rest) };
+    const answer = await respond(params, request.cookies(), rolloutId);
+    forwardCookies(request, ...answer.forwarded);
+    return { json: answer.json };
   });
+
+  /** /run's call of this agent's own /v1/responses: a function call when this process serves it in-process. */
+  const callSelf = (path: string, params: JsonObject, cookies: Cookies) => {
+    const self = context.servers.get(config.name);
+    if (self instanceof InProcessServerClient && self.servesDirect(app) && isPlainJson(params) && isSimpleJar(cookies)) {
+      return callOwnRoute<JsonObject>(app, config.name, path, cookies, () => respond(params, copyJar(cookies), capture ? ROLLOUT_PATH.exec(path)?.[1] : undefined));
+    }
+    return self.call<JsonObject>(path, params, { cookies, readOnlyAnswer: true });
+  };
 
   jsonRoute(app, "/run", async (request) => {
     const body = await routeJson(request);
@@ -147,7 +166,7 @@ const factory: ServerFactory = (block, context) => {
     const seeded = await resources.call("/seed_session", dumpedRow, { cookies: request.cookies(), readOnlyAnswer: true });
     const rolloutId = capture ? rolloutIdOf(row) : undefined;
     const path = rolloutId ? `/ng-rollout/${rolloutId}/v1/responses` : "/v1/responses";
-    const answered = await context.servers.get(config.name).call<JsonObject>(path, row.responses_create_params, { cookies: seeded.cookies, readOnlyAnswer: true });
+    const answered = await callSelf(path, row.responses_create_params as JsonObject, seeded.cookies);
     let trajectory: unknown;
     let response = answered.body;
     if (TRAJECTORY_KEY in response) {
