@@ -3,7 +3,7 @@
  * over HTTP, tells the limiter what it found, and a failure is retried within the call's bounded budget.
  */
 import { ServerCallError } from "../client.ts";
-import { fetchText, type TextExchange } from "../fetch-text.ts";
+import { fetchText, preparedHeaders, type TextExchange } from "../fetch-text.ts";
 import { modelCallCounters } from "./counters.ts";
 import { markParsed } from "../plain-json.ts";
 import { retryAfterMs } from "./headers.ts";
@@ -62,8 +62,7 @@ export async function sendModelCall<T = Record<string, unknown>>(url: string, bo
     ...(options.maxDelayMs !== undefined && { maxDelayMs: options.maxDelayMs }),
   };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const headers = headersFor(options.headers, options.apiKey);
   const payload = JSON.stringify(body);
   const timeoutMs = options.timeoutMs ?? 600_000;
   urlPath(url); // an invalid URL throws here, before anything is counted or sent
@@ -144,4 +143,20 @@ function urlPath(url: string): string {
     lastUrl = url;
   }
   return lastPath;
+}
+
+/** The headers of a model call by key and extra headers (a model server sends the same ones on every call). */
+const HEADERS = new Map<string, Record<string, string>>();
+
+function headersFor(extra: Record<string, string> | undefined, apiKey: string | undefined): Record<string, string> {
+  const id = `${apiKey ?? ""}\u0000${extra ? JSON.stringify(extra) : ""}`;
+  let headers = HEADERS.get(id);
+  if (!headers) {
+    const given: Record<string, string> = { "content-type": "application/json", ...extra };
+    if (apiKey) given.authorization = `Bearer ${apiKey}`;
+    headers = preparedHeaders(given);
+    if (HEADERS.size > 256) HEADERS.clear();
+    HEADERS.set(id, headers);
+  }
+  return headers;
 }
