@@ -4,7 +4,7 @@ import { BaseServerClient, ServerCallError, type ExchangeInit, type RawReply, ty
 import { addSetCookie, isSimpleCookie, isSimpleJar, type Cookies } from "./cookies.ts";
 import { copyJar, setLazyCookie } from "./lazy-cookies.ts";
 import { isPlainJson, parsedCopy, parsedView } from "./plain-json.ts";
-import { dispatchDirect, type DirectAnswer, type DirectCall } from "./routes.ts";
+import { dispatchDirect, isSimpleList, jarOfSetCookies, type DirectAnswer, type DirectCall, type SetCookie } from "./routes.ts";
 
 /** Anything with a WHATWG fetch handler (a Hono app, or a bare function). */
 export type FetchApp = Pick<Hono<any>, "fetch"> | { fetch(request: Request): Response | Promise<Response> };
@@ -36,6 +36,17 @@ export class InProcessServerClient extends BaseServerClient {
    */
   servesDirect(app: object): boolean {
     return this.directCalls && this.app === app && !(this.defaultTimeoutMs > 0);
+  }
+
+  /**
+   * A POST of a JSON body on a JSON route, its cookies given as the answers that set them listed them (see
+   * rollout-calls.ts): the reply, or undefined when this call has to go the usual way (no such route, a deadline,
+   * a body that is not plain JSON, or cookies that would not come back unchanged through a jar).
+   */
+  postListed(path: string, json: unknown, sent: readonly SetCookie[], readOnly: boolean): Promise<DirectReply> | undefined {
+    if (!this.directCalls || this.defaultTimeoutMs > 0 || json === undefined || !isPlainJson(json) || !isSimpleList(sent)) return undefined;
+    const pending = dispatchDirect(this.app, { path, body: { value: json }, cookies: undefined, sent, headers: JSON_BODY_HEADERS });
+    return pending?.then((answer) => new DirectReply(answer, readOnly, this.name, path, "POST"));
   }
 
   protected async exchange(url: string, init: ExchangeInit, signal: AbortSignal | undefined): Promise<RawReply> {
@@ -84,7 +95,7 @@ function plainHeaders(headers: Record<string, string> | undefined): boolean {
 }
 
 /** A direct call's answer as a ServerReply: text, headers and cookies made only when asked for. */
-class DirectReply implements ServerReply {
+export class DirectReply implements ServerReply {
   readonly status: number;
   readonly ok: boolean;
   private readonly answer: DirectAnswer;
@@ -121,18 +132,12 @@ class DirectReply implements ServerReply {
   }
 
   get cookies(): Cookies {
-    if (!this.cookiesMemo) {
-      const jar: Cookies = {};
-      for (const cookie of this.answer.cookies) {
-        const lazy = cookie.lazy;
-        // A session value not sealed yet stays so in the jar (sealed values are simple: base64url "." base64url).
-        if (lazy && isSimpleCookie(cookie.name, "")) setLazyCookie(jar, cookie.name, lazy);
-        else if (isSimpleCookie(cookie.name, cookie.value)) jar[cookie.name] = cookie.value;
-        else addSetCookie(jar, cookie.line);
-      }
-      this.cookiesMemo = jar;
-    }
-    return this.cookiesMemo;
+    return (this.cookiesMemo ??= jarOfSetCookies(this.answer.cookies));
+  }
+
+  /** The answer's cookies as it set them (no jar made). */
+  get setCookies(): readonly SetCookie[] {
+    return this.answer.cookies;
   }
 
   json<T = unknown>(): T {
