@@ -211,9 +211,10 @@ function listedSessionOpener(meta: GymAppMeta, sent: readonly SetCookie[]): () =
     if (cookie.name !== meta.cookieName) continue;
     const unread = cookie.lazy;
     if (unread instanceof SessionCookie && unread.signer.cookieName === meta.cookieName) return () => meta.signer.sessionFromJson(unread.sessionJson());
-    break;
+    return sessionOpener(meta, jarOfSetCookies(sent));
   }
-  return sessionOpener(meta, jarOfSetCookies(sent));
+  // No cookie of this app's: a new session when asked for.
+  return () => meta.signer.session(undefined);
 }
 
 /**
