@@ -147,25 +147,14 @@ export const ResponseSchema = v.looseObject({
   incomplete_details: v.nullish(v.looseObject({ reason: v.nullish(v.string()) })),
 });
 
-/**
- * Objects found valid. In-process, one object is checked on several hops (a row's params by /run and again by
- * the agent's /v1/responses; a model's answer by the model server and again by the agent); what crosses a
- * direct call is never changed afterwards, so each is checked once.
- */
-const VALID_PARAMS = new WeakSet<object>();
-const VALID_RESPONSES = new WeakSet<object>();
-
 /** Checks a `responses_create_params` body; returns FastAPI's 422 body when it is invalid. */
 export function checkResponseCreateParams(
   body: unknown,
   loc: (string | number)[] = ["body"],
 ): { ok: true; value: ResponseCreateParams } | { ok: false; error: FastApiErrorBody } {
-  if (typeof body === "object" && body !== null && VALID_PARAMS.has(body)) return { ok: true, value: body as ResponseCreateParams };
-  const result = quickCreateParams(body) ? undefined : v.safeParse(ResponseCreateParamsSchema, body);
-  if (!result || result.success) {
-    if (typeof body === "object" && body !== null) VALID_PARAMS.add(body);
-    return { ok: true, value: body as ResponseCreateParams };
-  }
+  if (quickCreateParams(body)) return { ok: true, value: body as ResponseCreateParams };
+  const result = v.safeParse(ResponseCreateParamsSchema, body);
+  if (result.success) return { ok: true, value: body as ResponseCreateParams };
   return { ok: false, error: { detail: fastApiIssues(result.issues, body, loc) } };
 }
 
@@ -176,11 +165,8 @@ export function isValidResponse(value: unknown): value is Response {
 
 /** Why a value is not a valid Responses object, as readable lines (empty when it is valid). */
 export function responseProblems(value: unknown): string[] {
-  if (typeof value === "object" && value !== null && VALID_RESPONSES.has(value)) return [];
-  const result = quickResponse(value) ? undefined : v.safeParse(ResponseSchema, value);
-  if (!result || result.success) {
-    if (typeof value === "object" && value !== null) VALID_RESPONSES.add(value);
-    return [];
-  }
+  if (quickResponse(value)) return [];
+  const result = v.safeParse(ResponseSchema, value);
+  if (result.success) return [];
   return result.issues.map((issue) => `${(issue.path ?? []).map((p) => p.key).join(".") || "(root)"}: ${issue.message}`);
 }
