@@ -65,11 +65,17 @@ class RolloutClient implements ServerClient {
 
   request(path: string, options: ServerRequestOptions = {}): Promise<ServerReply> {
     const method = options.method ?? (options.json !== undefined || options.body !== undefined ? "POST" : "GET");
-    if (this.inner instanceof InProcessServerClient && method === "POST" && options.body === undefined && options.headers === undefined && !options.timeoutMs && !options.signal) {
-      const pending = this.inner.postListed(path, options.json, this.calls.cookiesOf(this.name), options.readOnlyAnswer === true);
-      if (pending) return pending.then((reply) => this.kept(reply), (error) => Promise.reject(this.connectionFailure(path, error)));
-    }
-    return this.usual(path, options);
+    return (method === "POST" && this.handOver(path, options.json, options)) || this.usual(path, options);
+  }
+
+  /** A POST of a JSON body on an in-process JSON route, handed over; undefined when it has to go the usual way. */
+  private handOver(path: string, json: unknown, options: ServerRequestOptions): Promise<ServerReply> | undefined {
+    if (!(this.inner instanceof InProcessServerClient) || options.body !== undefined || options.headers !== undefined || options.timeoutMs || options.signal) return undefined;
+    const pending = this.inner.postListed(path, json, this.calls.cookiesOf(this.name), options.readOnlyAnswer === true);
+    return pending?.then(
+      (reply) => this.kept(reply),
+      (error) => Promise.reject(this.connectionFailure(path, error)),
+    );
   }
 
   private kept(reply: DirectReply): DirectReply {
@@ -92,7 +98,7 @@ class RolloutClient implements ServerClient {
   }
 
   post(path: string, json: unknown, options: ServerRequestOptions = {}): Promise<ServerReply> {
-    return this.request(path, { ...options, method: "POST", json });
+    return this.handOver(path, json, options) ?? this.usual(path, { ...options, method: "POST", json });
   }
 
   async call<T = unknown>(path: string, json: unknown, options: ServerRequestOptions = {}) {
