@@ -74,7 +74,8 @@ export async function fetchText(url: string, options: FetchTextOptions): Promise
   } finally {
     if (deadline) deadline.settle();
   }
-  const hasBody = response.body && !NULL_BODY_STATUSES.has(response.status) && method !== "HEAD";
+  // An answer without a body reads as "" (reading `response.body` would make a stream just to look).
+  const hasBody = !NULL_BODY_STATUSES.has(response.status) && method !== "HEAD";
   return { status: response.status, headers: response.headers, text: hasBody ? await response.text() : "" };
 }
 
