@@ -54,14 +54,8 @@ export class ModelCallGaveUp extends ServerCallError {
  * is not. The final failure is a ServerCallError (E_HTTP) carrying the upstream status and body.
  */
 export async function sendModelCall<T = Record<string, unknown>>(url: string, body: unknown, options: ModelCallOptions = {}): Promise<T> {
-  const policy: RetryPolicy = {
-    ...DEFAULT_RETRY_POLICY,
-    ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
-    ...(options.maxRetrySeconds !== undefined && { maxRetrySeconds: options.maxRetrySeconds }),
-    ...(options.baseDelayMs !== undefined && { baseDelayMs: options.baseDelayMs }),
-    ...(options.maxDelayMs !== undefined && { maxDelayMs: options.maxDelayMs }),
-  };
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  // The retry policy is made when a try fails (most calls never need it).
+  let policy: RetryPolicy | undefined;
   const headers = headersFor(options.headers, options.apiKey);
   const payload = JSON.stringify(body);
   const timeoutMs = options.timeoutMs ?? 600_000;
@@ -102,6 +96,7 @@ export async function sendModelCall<T = Record<string, unknown>>(url: string, bo
     }
     if (limited) modelCallCounters.rateLimited++;
     const error = exchange ? new ServerCallError({ server: `upstream ${url}`, path: urlPath(url), method: "POST", reason: "status", status, body: exchange.text }) : transportError(url, failure, timeoutMs);
+    policy ??= retryPolicy(options);
     const decision = retryDecision(policy, attempt, waitedMs, status, waitAsked);
     if (!decision.retry) {
       if (decision.why === "permanent") throw error;
@@ -116,8 +111,20 @@ export async function sendModelCall<T = Record<string, unknown>>(url: string, bo
       if (limiter) limiter.stats.backoffMs += decision.delayMs;
     }
     waitedMs += decision.delayMs;
-    await sleep(decision.delayMs);
+    await (options.sleep ?? sleepMs)(decision.delayMs);
   }
+}
+
+const sleepMs = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function retryPolicy(options: ModelCallOptions): RetryPolicy {
+  return {
+    ...DEFAULT_RETRY_POLICY,
+    ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+    ...(options.maxRetrySeconds !== undefined && { maxRetrySeconds: options.maxRetrySeconds }),
+    ...(options.baseDelayMs !== undefined && { baseDelayMs: options.baseDelayMs }),
+    ...(options.maxDelayMs !== undefined && { maxDelayMs: options.maxDelayMs }),
+  };
 }
 
 function transportError(url: string, failure: unknown, timeoutMs: number): ServerCallError {
