@@ -1,8 +1,8 @@
 /** The in-process ServerClient: a call is a direct call on a JSON route, else `app.fetch(request)` on the Hono app — no socket. */
 import type { Hono } from "hono";
 import { BaseServerClient, ServerCallError, type ExchangeInit, type RawReply, type ServerReply, type ServerRequestOptions } from "./client.ts";
-import { addSetCookie, isSimpleCookie, isSimpleJar, type Cookies } from "./cookies.ts";
-import { copyJar, setLazyCookie } from "./lazy-cookies.ts";
+import { isSimpleJar, type Cookies } from "./cookies.ts";
+import { copyJar } from "./lazy-cookies.ts";
 import { isPlainJson, parsedCopy, parsedView } from "./plain-json.ts";
 import { dispatchDirect, isSimpleList, jarOfSetCookies, type DirectAnswer, type DirectCall, type SetCookie } from "./routes.ts";
 
