@@ -75,16 +75,18 @@ const DUMPED_RESPONSES = new WeakSet<object>();
 /** `responses_create_params` fully dumped: all 23 keys, unset ones at their defaults, items dumped. */
 export function dumpResponseCreateParams(params: JsonObject): JsonObject {
   if (DUMPED_PARAMS.has(params)) return params;
-  const out: JsonObject = {};
-  for (const [key, fallback] of CREATE_PARAMS_DEFAULTS) {
-    const value = key in params ? params[key] : fallback;
-    if (key === "input") out.input = Array.isArray(value) ? value.map((item) => dumpInputItem(item as JsonObject)) : value;
-    else if (key === "tools" && Array.isArray(value)) out.tools = value.map((tool) => dumpTool(tool as JsonObject));
-    else out[key] = value;
-  }
+  // The defaults in order, then what the params set (an own key keeps its place in the order).
+  const out: JsonObject = { ...CREATE_PARAMS_TEMPLATE };
+  for (const key in params) if (Object.hasOwn(CREATE_PARAMS_TEMPLATE, key)) out[key] = params[key];
+  const input = out.input;
+  if (Array.isArray(input)) out.input = input.map((item) => dumpInputItem(item as JsonObject));
+  const tools = out.tools;
+  if (Array.isArray(tools)) out.tools = tools.map((tool) => dumpTool(tool as JsonObject));
   DUMPED_PARAMS.add(out);
   return out;
 }
+
+const CREATE_PARAMS_TEMPLATE: JsonObject = Object.fromEntries(CREATE_PARAMS_DEFAULTS);
 
 /** A Responses object fully dumped: declared keys first (missing ones null), then extras in arrival order. */
 export function dumpResponse(response: JsonObject): JsonObject {

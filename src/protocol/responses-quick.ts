@@ -128,6 +128,22 @@ function quickTool(tool: unknown): boolean {
 /** True only when `ResponseCreateParamsSchema` (strict) accepts `params`. */
 export function quickCreateParams(params: unknown): boolean {
   if (!isObj(params)) return false;
+  if (PASSED_PARAMS.has(params)) return true;
+  if (!createParamsPass(params)) return false;
+  PASSED_PARAMS.add(params);
+  return true;
+}
+
+/**
+ * Objects that passed a quick check. In-process one object is checked on several hops (a row's params by /run
+ * and the agent's /v1/responses, a dumped params or response by /verify's envelope and the agent's check of its
+ * answer, a model's answer by the model server and the agent); what crosses a direct call is never changed
+ * afterwards, so each is walked once.
+ */
+const PASSED_PARAMS = new WeakSet<object>();
+const PASSED_RESPONSES = new WeakSet<object>();
+
+function createParamsPass(params: Record<string, unknown>): boolean {
   let hasInput = false;
   for (const key in params) {
     const x = params[key];
@@ -220,6 +236,13 @@ function quickUsage(usage: Obj): boolean {
 /** True only when `ResponseSchema` accepts `response`. */
 export function quickResponse(response: unknown): boolean {
   if (!isObj(response)) return false;
+  if (PASSED_RESPONSES.has(response)) return true;
+  if (!responsePasses(response)) return false;
+  PASSED_RESPONSES.add(response);
+  return true;
+}
+
+function responsePasses(response: Record<string, unknown>): boolean {
   const r = response;
   if (typeof r.id !== "string" || !isNum(r.created_at) || typeof r.model !== "string" || r.object !== "response" || typeof r.parallel_tool_calls !== "boolean") return false;
   if (typeof r.tool_choice !== "string" && !isObj(r.tool_choice)) return false;

@@ -75,6 +75,8 @@ describe("direct in-process calls answer as JSON text through app.fetch does", (
 
   const calls: [string, string, string, unknown, Record<string, string>?][] = [
     ["mcqa agent /run", "mcqa_agent", "/run", mcqaRow],
+    ["mcqa agent /run with the caller's cookies (passed on to /seed_session)", "mcqa_agent", "/run", mcqaRow, { MCQAResourcesServer___mcqa: "forged.sig", other: "1" }],
+    ["tool-calling agent /run with the caller's cookies", "weather_agent", "/run", { ...toolRows[0], _ng_task_index: 0, _ng_rollout_index: 0 }, { theirs: "x" }],
     ["tool-calling agent /run (cookies kept across seed, tool, verify)", "weather_agent", "/run", { ...toolRows[0], _ng_task_index: 0, _ng_rollout_index: 0 }],
     ["agent /v1/responses forwards the model and resources cookies", "weather_agent", "/v1/responses", toolRows[0].responses_create_params],
     ["invalid responses_create_params: 422 at /run", "mcqa_agent", "/run", { responses_create_params: { input: "hi", bogus: 1 } }],

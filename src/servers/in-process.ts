@@ -1,10 +1,10 @@
 /** The in-process ServerClient: a call is a direct call on a JSON route, else `app.fetch(request)` on the Hono app — no socket. */
 import type { Hono } from "hono";
 import { BaseServerClient, ServerCallError, type ExchangeInit, type RawReply, type ServerReply, type ServerRequestOptions } from "./client.ts";
-import { addSetCookie, isSimpleCookie, isSimpleJar, type Cookies } from "./cookies.ts";
-import { copyJar, setLazyCookie } from "./lazy-cookies.ts";
+import { isSimpleJar, type Cookies } from "./cookies.ts";
+import { copyJar } from "./lazy-cookies.ts";
 import { isPlainJson, parsedCopy, parsedView } from "./plain-json.ts";
-import { dispatchDirect, type DirectAnswer, type DirectCall } from "./routes.ts";
+import { dispatchDirect, isSimpleList, jarOfSetCookies, type DirectAnswer, type DirectCall, type SetCookie } from "./routes.ts";
 
 /** Anything with a WHATWG fetch handler (a Hono app, or a bare function). */
 export type FetchApp = Pick<Hono<any>, "fetch"> | { fetch(request: Request): Response | Promise<Response> };
@@ -28,6 +28,25 @@ export class InProcessServerClient extends BaseServerClient {
     super(name, `http://${encodeURIComponent(name) || "server"}.in-process`, options.timeoutMs);
     this.app = app;
     this.directCalls = options.direct ?? true;
+  }
+
+  /**
+   * True when this client reaches `app` itself with direct calls and no deadline: a server may then run its own
+   * route's work as a function call instead of calling itself (what crosses is the same objects either way).
+   */
+  servesDirect(app: object): boolean {
+    return this.directCalls && this.app === app && !(this.defaultTimeoutMs > 0);
+  }
+
+  /**
+   * A POST of a JSON body on a JSON route, its cookies given as the answers that set them listed them (see
+   * rollout-calls.ts): the reply, or undefined when this call has to go the usual way (no such route, a deadline,
+   * a body that is not plain JSON, or cookies that would not come back unchanged through a jar).
+   */
+  postListed(path: string, json: unknown, sent: readonly SetCookie[], readOnly: boolean): Promise<DirectReply> | undefined {
+    if (!this.directCalls || this.defaultTimeoutMs > 0 || json === undefined || !isPlainJson(json) || !isSimpleList(sent)) return undefined;
+    const pending = dispatchDirect(this.app, { path, body: { value: json }, cookies: undefined, sent, headers: JSON_BODY_HEADERS });
+    return pending?.then((answer) => new DirectReply(answer, readOnly, this.name, path, "POST"));
   }
 
   protected async exchange(url: string, init: ExchangeInit, signal: AbortSignal | undefined): Promise<RawReply> {
@@ -76,7 +95,7 @@ function plainHeaders(headers: Record<string, string> | undefined): boolean {
 }
 
 /** A direct call's answer as a ServerReply: text, headers and cookies made only when asked for. */
-class DirectReply implements ServerReply {
+export class DirectReply implements ServerReply {
   readonly status: number;
   readonly ok: boolean;
   private readonly answer: DirectAnswer;
@@ -113,18 +132,12 @@ class DirectReply implements ServerReply {
   }
 
   get cookies(): Cookies {
-    if (!this.cookiesMemo) {
-      const jar: Cookies = {};
-      for (const cookie of this.answer.cookies) {
-        const lazy = cookie.lazy;
-        // A session value not sealed yet stays so in the jar (sealed values are simple: base64url "." base64url).
-        if (lazy && isSimpleCookie(cookie.name, "")) setLazyCookie(jar, cookie.name, lazy);
-        else if (isSimpleCookie(cookie.name, cookie.value)) jar[cookie.name] = cookie.value;
-        else addSetCookie(jar, cookie.line);
-      }
-      this.cookiesMemo = jar;
-    }
-    return this.cookiesMemo;
+    return (this.cookiesMemo ??= jarOfSetCookies(this.answer.cookies));
+  }
+
+  /** The answer's cookies as it set them (no jar made). */
+  get setCookies(): readonly SetCookie[] {
+    return this.answer.cookies;
   }
 
   json<T = unknown>(): T {

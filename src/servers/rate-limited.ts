@@ -19,7 +19,16 @@ export async function callRateLimited<T>(client: ServerClient, path: string, jso
   const retries = options.retries ?? 8;
   for (let attempt = 0; ; attempt++) {
     const reply = await client.post(path, json, options);
-    if (reply.ok) return { body: reply.json<T>(), cookies: reply.cookies };
+    if (reply.ok) {
+      const body = reply.json<T>();
+      // The jar is made when read (an in-process answer builds it on demand).
+      return {
+        body,
+        get cookies(): Cookies {
+          return reply.cookies;
+        },
+      };
+    }
     const retryAfter = parseRetryAfter(reply.headers.get("retry-after"));
     const limited = reply.status === 429 || (reply.status === 503 && retryAfter !== undefined);
     if (!limited || attempt >= retries) {

@@ -3,10 +3,12 @@
  * Request, Response, headers or JSON text), with the same sessions, cookies, statuses and error bodies.
  */
 import type { Context, Hono } from "hono";
-import { cookieHeader, requestCookies, type Cookies } from "./cookies.ts";
+import { ServerCallError } from "./client.ts";
+import { addSetCookie, cookieHeader, isSimpleCookie, requestCookies, type Cookies } from "./cookies.ts";
 import { errorAnswer, gymAppMeta, parseJsonBody, type GymAppMeta, type GymEnv } from "./gym-app.ts";
 import { pyJsonText } from "./resources/json.ts";
-import { copyJar, lazyCookie, lazyIn, lazyValues, type LazyCookieValue } from "./lazy-cookies.ts";
+import { copyJar, lazyCookie, lazyIn, lazyValues, setLazyCookie, type LazyCookieValue } from "./lazy-cookies.ts";
+import { parsedView } from "./plain-json.ts";
 import { SESSION_COOKIE_ATTRIBUTES, type Session, type SessionSigner } from "./session.ts";
 
 /** What a JSON route sees of its request, whichever way it came. */
@@ -95,6 +97,11 @@ export interface DirectCall {
   body: { value: unknown } | { text: string };
   /** A jar of simple cookies (`isSimpleJar`), or none: the caller's as it was when the call was made. */
   cookies: Cookies | undefined;
+  /**
+   * Instead of `cookies`: the cookies as the answers that set them listed them (all simple), for a caller that
+   * keeps answers' cookies as they came (rollout-calls.ts); the jar is made only if the route asks for it.
+   */
+  sent?: readonly SetCookie[];
   /** The request headers besides `cookie`, as the client would send them. */
   headers: Record<string, string>;
 }
@@ -186,16 +193,63 @@ function asksToStream(call: DirectCall): boolean {
   return "value" in body ? (body.value as { stream?: unknown } | null)?.stream === true : /"stream"\s*:\s*true/.test(body.text);
 }
 
+/** How a direct call opens the app's session from the caller's jar (only when something asks for it). */
+function sessionOpener(meta: GymAppMeta, cookies: Cookies | undefined): () => Session {
+  const signer = meta.signer;
+  const unread = lazyCookie(cookies, meta.cookieName);
+  const raw = unread ? undefined : cookies?.[meta.cookieName];
+  // A cookie sealed under this name in this process and never read has a valid signature: open its JSON directly.
+  return unread instanceof SessionCookie && unread.signer.cookieName === signer.cookieName
+    ? () => signer.sessionFromJson(unread.sessionJson())
+    : () => signer.session(unread ? unread.value : raw);
+}
+
+/** The session opener for a call that lists its cookies as answers set them: the jar is made only when needed. */
+function listedSessionOpener(meta: GymAppMeta, sent: readonly SetCookie[]): () => Session {
+  for (let i = sent.length - 1; i >= 0; i--) {
+    const cookie = sent[i]!;
+    if (cookie.name !== meta.cookieName) continue;
+    const unread = cookie.lazy;
+    if (unread instanceof SessionCookie && unread.signer.cookieName === meta.cookieName) return () => meta.signer.sessionFromJson(unread.sessionJson());
+    return sessionOpener(meta, jarOfSetCookies(sent));
+  }
+  // No cookie of this app's: a new session when asked for.
+  return () => meta.signer.session(undefined);
+}
+
+/**
+ * The jar a caller keeps of an answer's `Set-Cookie` lines (later lines win): a session value not sealed yet
+ * stays so (sealed values are simple: base64url "." base64url).
+ */
+export function jarOfSetCookies(cookies: readonly SetCookie[]): Cookies {
+  const jar: Cookies = {};
+  for (const cookie of cookies) {
+    const lazy = cookie.lazy;
+    if (lazy && isSimpleCookie(cookie.name, "")) setLazyCookie(jar, cookie.name, lazy);
+    else if (isSimpleCookie(cookie.name, cookie.value)) jar[cookie.name] = cookie.value;
+    else addSetCookie(jar, cookie.line);
+  }
+  return jar;
+}
+
+/** A jar as the list of cookies that would set it (values not sealed yet stay unsealed). */
+export function setCookiesOfJar(jar: Cookies | undefined): SetCookie[] {
+  const out: SetCookie[] = [];
+  if (!jar) return out;
+  const lazy = lazyValues(jar);
+  for (const name in jar) out.push(new SetCookie(name, (lazy && lazyIn(jar, lazy, name)) || jar[name]!, FORWARDED_ATTRIBUTES));
+  return out;
+}
+
+/** Whether every cookie of a list comes back unchanged through a jar (see `isSimpleJar`). */
+export function isSimpleList(cookies: readonly SetCookie[]): boolean {
+  for (const cookie of cookies) if (cookie.lazy ? !isSimpleCookie(cookie.name, "") : !isSimpleCookie(cookie.name, cookie.value)) return false;
+  return true;
+}
+
 async function serveDirect(meta: GymAppMeta, handler: RouteHandler, call: DirectCall): Promise<DirectAnswer> {
   const signer = meta.signer;
-  const unread = lazyCookie(call.cookies, meta.cookieName);
-  const raw = unread ? undefined : call.cookies?.[meta.cookieName];
-  // A cookie sealed under this name in this process and never read has a valid signature: open its JSON directly.
-  const openSession =
-    unread instanceof SessionCookie && unread.signer.cookieName === signer.cookieName
-      ? () => signer.sessionFromJson(unread.sessionJson())
-      : () => signer.session(unread ? unread.value : raw);
-  const request = new DirectRouteRequest(call, openSession);
+  const request = new DirectRouteRequest(call, call.sent ? listedSessionOpener(meta, call.sent) : sessionOpener(meta, call.cookies));
   let answer: RouteAnswer;
   let unhandled = false;
   try {
@@ -248,8 +302,13 @@ class DirectRouteRequest implements RouteRequest {
   get rawPath(): string {
     return this.call.path;
   }
+  /** The jar the call carries (made from the list when it came as one). */
+  private jar(): Cookies | undefined {
+    const call = this.call;
+    return call.sent ? jarOfSetCookies(call.sent) : call.cookies;
+  }
   header(name: string): string | undefined {
-    if (name.toLowerCase() === "cookie") return cookieHeader(this.call.cookies);
+    if (name.toLowerCase() === "cookie") return cookieHeader(this.jar());
     if (!this.headerMap) {
       this.headerMap = new Headers(this.call.headers);
       // What a Request made with a string body and no content type says it carries.
@@ -258,7 +317,7 @@ class DirectRouteRequest implements RouteRequest {
     return this.headerMap.get(name) ?? undefined;
   }
   cookies(): Cookies {
-    return copyJar(this.call.cookies);
+    return this.call.sent ? jarOfSetCookies(this.call.sent) : copyJar(this.call.cookies);
   }
   setCookie(name: string, value: string): void {
     this.setCookies.push(new SetCookie(name, value, FORWARDED_ATTRIBUTES));
@@ -267,4 +326,52 @@ class DirectRouteRequest implements RouteRequest {
     const lazy = lazyValues(jar);
     for (const name in jar) this.setCookies.push(new SetCookie(name, (lazy && lazyIn(jar, lazy, name)) || jar[name]!, FORWARDED_ATTRIBUTES));
   }
+}
+
+/** Cookies as a caller holds them: a jar, or the list the answers that set them gave (rollout-calls.ts). */
+export type HeldCookies = Cookies | readonly SetCookie[];
+
+const asList = (held: HeldCookies | undefined): readonly SetCookie[] => (Array.isArray(held) ? held : setCookiesOfJar(held as Cookies | undefined));
+
+/**
+ * What `client.call(path, …)` answers when an in-process client of `app` (direct calls on, no deadline) calls
+ * a JSON route whose work is `run`, without the hop: for a server calling its own route with objects it made.
+ * The route must leave the session alone and set cookies only by forwarding the cookies it returns; `cookies`
+ * are those the call would have sent. A failure is the ServerCallError the call would throw (the same status
+ * and body text); the answer's cookies (`sent` as a list, `cookies` as a jar made when read) are the forwarded
+ * ones, then the app's session cookie (sealed when read).
+ */
+export async function callOwnRoute<T>(
+  app: object,
+  server: string,
+  path: string,
+  cookies: HeldCookies | undefined,
+  run: () => Promise<{ json: unknown; forwarded: HeldCookies[] }>,
+): Promise<{ body: T; sent: readonly SetCookie[]; readonly cookies: Cookies }> {
+  const meta = gymAppMeta(app);
+  if (!meta) throw new Error("callOwnRoute needs an app made by createGymApp");
+  let json: unknown;
+  let status = 200;
+  const sent: SetCookie[] = [];
+  try {
+    const done = await run();
+    json = done.json;
+    for (const forwarded of done.forwarded) for (const cookie of asList(forwarded)) sent.push(cookie);
+    const open = Array.isArray(cookies) ? listedSessionOpener(meta, cookies) : sessionOpener(meta, cookies as Cookies | undefined);
+    sent.push(new SetCookie(meta.cookieName, new SessionCookie(meta.signer, () => JSON.stringify(open())), SESSION_COOKIE_ATTRIBUTES));
+  } catch (error) {
+    const failure = errorAnswer(error, meta.cookieName);
+    json = failure.json;
+    status = failure.status;
+  }
+  if (status < 200 || status >= 300) throw new ServerCallError({ server, path, method: "POST", reason: "status", status, body: JSON.stringify(json) ?? "" });
+  const view = parsedView(json);
+  let jar: Cookies | undefined;
+  return {
+    body: (view ? view.value : JSON.parse(JSON.stringify(json))) as T,
+    sent,
+    get cookies(): Cookies {
+      return (jar ??= jarOfSetCookies(sent));
+    },
+  };
 }

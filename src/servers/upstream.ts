@@ -12,11 +12,16 @@ export type UpstreamOptions = ModelCallOptions;
  * adaptive limiter, then bounded retries of 429/5xx and connection failures. A final failure is a ServerCallError
  * (E_HTTP) carrying the upstream status and body.
  */
-export async function postUpstream<T = Record<string, unknown>>(url: string, body: unknown, options: UpstreamOptions = {}): Promise<T> {
+export function postUpstream<T = Record<string, unknown>>(url: string, body: unknown, options: UpstreamOptions = {}): Promise<T> {
   // Cache first (a hit never reaches the limiter or the accounting); a miss is sent (directly, or in a batch with
   // --batch), counted, and stored when complete.
-  const batch = batchTransport();
-  return cachedModelCall({ url, body, apiKey: options.apiKey, headers: options.headers }, async (keep) =>
-    recordModelCall(await (batch ? batch.call<T>(url, body, { apiKey: options.apiKey, headers: options.headers, keep }) : sendModelCall<T>(url, body, { ...options, keep }))),
+  let batch: ReturnType<typeof batchTransport>;
+  try {
+    batch = batchTransport();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return cachedModelCall({ url, body, apiKey: options.apiKey, headers: options.headers }, (keep) =>
+    (batch ? batch.call<T>(url, body, { apiKey: options.apiKey, headers: options.headers, keep }) : sendModelCall<T>(url, body, keep ? { ...options, keep } : options)).then(recordModelCall),
   );
 }

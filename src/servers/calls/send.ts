@@ -3,7 +3,7 @@
  * over HTTP, tells the limiter what it found, and a failure is retried within the call's bounded budget.
  */
 import { ServerCallError } from "../client.ts";
-import { fetchText, type TextExchange } from "../fetch-text.ts";
+import { fetchText, preparedHeaders, type TextExchange } from "../fetch-text.ts";
 import { modelCallCounters } from "./counters.ts";
 import { markParsed } from "../plain-json.ts";
 import { retryAfterMs } from "./headers.ts";
@@ -54,16 +54,9 @@ export class ModelCallGaveUp extends ServerCallError {
  * is not. The final failure is a ServerCallError (E_HTTP) carrying the upstream status and body.
  */
 export async function sendModelCall<T = Record<string, unknown>>(url: string, body: unknown, options: ModelCallOptions = {}): Promise<T> {
-  const policy: RetryPolicy = {
-    ...DEFAULT_RETRY_POLICY,
-    ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
-    ...(options.maxRetrySeconds !== undefined && { maxRetrySeconds: options.maxRetrySeconds }),
-    ...(options.baseDelayMs !== undefined && { baseDelayMs: options.baseDelayMs }),
-    ...(options.maxDelayMs !== undefined && { maxDelayMs: options.maxDelayMs }),
-  };
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  // The retry policy is made when a try fails (most calls never need it).
+  let policy: RetryPolicy | undefined;
+  const headers = headersFor(options.headers, options.apiKey);
   const payload = JSON.stringify(body);
   const timeoutMs = options.timeoutMs ?? 600_000;
   urlPath(url); // an invalid URL throws here, before anything is counted or sent
@@ -103,6 +96,7 @@ export async function sendModelCall<T = Record<string, unknown>>(url: string, bo
     }
     if (limited) modelCallCounters.rateLimited++;
     const error = exchange ? new ServerCallError({ server: `upstream ${url}`, path: urlPath(url), method: "POST", reason: "status", status, body: exchange.text }) : transportError(url, failure, timeoutMs);
+    policy ??= retryPolicy(options);
     const decision = retryDecision(policy, attempt, waitedMs, status, waitAsked);
     if (!decision.retry) {
       if (decision.why === "permanent") throw error;
@@ -117,8 +111,20 @@ export async function sendModelCall<T = Record<string, unknown>>(url: string, bo
       if (limiter) limiter.stats.backoffMs += decision.delayMs;
     }
     waitedMs += decision.delayMs;
-    await sleep(decision.delayMs);
+    await (options.sleep ?? sleepMs)(decision.delayMs);
   }
+}
+
+const sleepMs = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function retryPolicy(options: ModelCallOptions): RetryPolicy {
+  return {
+    ...DEFAULT_RETRY_POLICY,
+    ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+    ...(options.maxRetrySeconds !== undefined && { maxRetrySeconds: options.maxRetrySeconds }),
+    ...(options.baseDelayMs !== undefined && { baseDelayMs: options.baseDelayMs }),
+    ...(options.maxDelayMs !== undefined && { maxDelayMs: options.maxDelayMs }),
+  };
 }
 
 function transportError(url: string, failure: unknown, timeoutMs: number): ServerCallError {
@@ -144,4 +150,20 @@ function urlPath(url: string): string {
     lastUrl = url;
   }
   return lastPath;
+}
+
+/** The headers of a model call by key and extra headers (a model server sends the same ones on every call). */
+const HEADERS = new Map<string, Record<string, string>>();
+
+function headersFor(extra: Record<string, string> | undefined, apiKey: string | undefined): Record<string, string> {
+  const id = `${apiKey ?? ""}\u0000${extra ? JSON.stringify(extra) : ""}`;
+  let headers = HEADERS.get(id);
+  if (!headers) {
+    const given: Record<string, string> = { "content-type": "application/json", ...extra };
+    if (apiKey) given.authorization = `Bearer ${apiKey}`;
+    headers = preparedHeaders(given);
+    if (HEADERS.size > 256) HEADERS.clear();
+    HEADERS.set(id, headers);
+  }
+  return headers;
 }

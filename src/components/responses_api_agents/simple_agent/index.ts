@@ -3,9 +3,13 @@ import { callRateLimited } from "../../../servers/rate-limited.ts";
 import { checkResponseCreateParams, responseProblems, type FunctionCall, type JsonObject, type Response } from "../../../protocol/responses.ts";
 import { accumulateUsage, dumpResponse } from "../../../protocol/responses-dump.ts";
 import { buildVerifyRequest, checkRunRequest, dumpRunRow, orderRunResult, verifyResponseProblems } from "../../../protocol/run.ts";
-import type { Cookies } from "../../../servers/cookies.ts";
 import { createGymApp, forwardJson, readJson, validationFailure } from "../../../servers/gym-app.ts";
-import { jsonRoute, routeJson, type RouteRequest } from "../../../servers/routes.ts";
+import { callOwnRoute, jsonRoute, routeJson, setCookiesOfJar, type HeldCookies, type RouteRequest } from "../../../servers/routes.ts";
+import { RolloutCalls } from "../../../servers/rollout-calls.ts";
+import { InProcessServerClient } from "../../../servers/in-process.ts";
+import { isPlainJson } from "../../../servers/plain-json.ts";
+import { isSimpleJar, type Cookies } from "../../../servers/cookies.ts";
+import { copyJar } from "../../../servers/lazy-cookies.ts";
 import { pythonExceptionRepr } from "../../../servers/python-repr.ts";
 import type { ServerFactory, ServerFactoryContext } from "../../../servers/registry.ts";
 import { sessionCookieName } from "../../../servers/session.ts";
@@ -54,9 +58,12 @@ export async function runEpisode(
   context: ServerFactoryContext,
   resourcesCookies: Cookies,
   trace?: TrajectoryRecorder,
+  /** The servers come from a RolloutCalls that keeps the cookies: none are passed or read here (the jars returned are empty). */
+  cookiesKept = false,
 ): Promise<{ response: JsonObject; modelCookies: Cookies; resourcesCookies: Cookies }> {
   const model = context.servers.get(config.model_server.name);
   const resources = context.servers.get(config.resources_server.name);
+  if (cookiesKept) resourcesCookies = {};
   const prompt = typeof params.input === "string" ? [{ role: "user", content: params.input }] : (params.input as JsonObject[]);
   const added: JsonObject[] = [];
   let usage = null;
@@ -66,8 +73,9 @@ export async function runEpisode(
     // A rate-limited model is waited out (Retry-After honoured), not turned into a failed rollout.
     const request = { ...params, input: [...prompt, ...added] };
     const timing = trace?.modelCall(request);
-    const { body, cookies } = await callRateLimited<Response>(model, "/v1/responses", request, { cookies: modelCookies, readOnlyAnswer: true });
-    modelCookies = cookies;
+    const answer = await callRateLimited<Response>(model, "/v1/responses", request, { cookies: cookiesKept ? undefined : modelCookies, readOnlyAnswer: true });
+    const body = answer.body;
+    if (!cookiesKept) modelCookies = answer.cookies;
     const problems = responseProblems(body);
     if (problems.length) throw new Error(`Received an invalid response from model server: ${JSON.stringify(body)}`);
     timing?.done(body, step);
@@ -97,9 +105,9 @@ export async function runEpisode(
       }
       if (parsed) {
         // Tool failures (404, 422, 500) are model-visible text, not errors; arguments of null send no body.
-        const reply = await resources.request(`/${call.name}`, { method: "POST", json: args === null ? undefined : args, cookies: resourcesCookies });
+        const reply = await resources.request(`/${call.name}`, { method: "POST", json: args === null ? undefined : args, cookies: cookiesKept ? undefined : resourcesCookies });
         output = reply.text;
-        resourcesCookies = reply.cookies;
+        if (!cookiesKept) resourcesCookies = reply.cookies;
         if (reply.status >= 400) failure = `http_${reply.status}`;
       }
       tool?.done(output!, failure);
@@ -121,33 +129,67 @@ const factory: ServerFactory = (block, context) => {
   // NeMo Gym's observability switch: each rollout row then carries its ng_trajectory.
   const capture = context.globalConfig?.observability_enabled === true;
 
+  /** /v1/responses' work: the answer and the jars it sets as cookies (the resources server's, then the model's). */
+  const respond = async (params: JsonObject, cookies: Cookies, rolloutId: string | undefined, calls?: RolloutCalls): Promise<{ json: JsonObject; forwarded: HeldCookies[] }> => {
+    const checked = checkResponseCreateParams(params);
+    if (!checked.ok) throw validationFailure(checked.error);
+    const trace = rolloutId ? new TrajectoryRecorder(config.model_server, rolloutId) : undefined;
+    const episode = await runEpisode(params, config, calls ? { ...context, servers: calls } : context, cookies, trace, calls !== undefined);
+    const forwarded: HeldCookies[] = calls
+      ? [calls.cookiesOf(config.resources_server.name), calls.cookiesOf(config.model_server.name)]
+      : [episode.resourcesCookies, episode.modelCookies];
+    // Without the key, the rest is the response itself (same keys, same order): no copy to dump from.
+    if (!(TRAJECTORY_KEY in episode.response)) return { json: dumpResponse(episode.response), forwarded };
+    const { [TRAJECTORY_KEY]: trajectory, ...rest } = episode.response;
+    return { json: trajectory ? { ...dumpResponse(rest), [TRAJECTORY_KEY]: trajectory } : dumpResponse(rest), forwarded };
+  };
+
   // Both routes only read what they are handed (the caller's row and params); they build new objects to send on.
   jsonRoute(app, "/v1/responses", async (request) => {
     const params = await routeJson<JsonObject>(request);
-    const checked = checkResponseCreateParams(params);
-    if (!checked.ok) throw validationFailure(checked.error);
     const rolloutId = capture ? ROLLOUT_PATH.exec(request.rawPath)?.[1] : undefined;
-    const trace = rolloutId ? new TrajectoryRecorder(config.model_server, rolloutId) : undefined;
-    const episode = await runEpisode(params, config, context, request.cookies(), trace);
-    forwardCookies(request, episode.resourcesCookies, episode.modelCookies);
-    // Without the key, the rest is the response itself (same keys, same order): no copy to dump from.
-    if (!(TRAJECTORY_KEY in episode.response)) return { json: dumpResponse(episode.response) };
-    const { [TRAJECTORY_KEY]: trajectory, ...rest } = episode.response;
-    return { json: trajectory ? { ...dumpResponse(rest), [TRAJECTORY_KEY]: trajectory } : dumpResponse(rest) };
+    const answer = await respond(params, request.cookies(), rolloutId);
+    forwardCookies(request, ...(answer.forwarded as Cookies[]));
+    return { json: answer.json };
   });
+
+  /**
+   * /run's call of this agent's own /v1/responses: a function call when this process serves it in-process, its
+   * model and tool calls then keeping their cookies in the rollout's state (`calls`).
+   */
+  const callSelf = (path: string, params: JsonObject, seeded: () => Cookies, calls: RolloutCalls | undefined) => {
+    const rolloutId = capture ? ROLLOUT_PATH.exec(path)?.[1] : undefined;
+    if (calls && isPlainJson(params)) {
+      return callOwnRoute<JsonObject>(app, config.name, path, calls.cookiesOf(config.resources_server.name), () => respond(params, {}, rolloutId, calls));
+    }
+    const self = context.servers.get(config.name);
+    const cookies = seeded();
+    if (self instanceof InProcessServerClient && self.servesDirect(app) && isPlainJson(params) && isSimpleJar(cookies)) {
+      return callOwnRoute<JsonObject>(app, config.name, path, cookies, () => respond(params, copyJar(cookies), rolloutId));
+    }
+    return self.call<JsonObject>(path, params, { cookies, readOnlyAnswer: true });
+  };
 
   jsonRoute(app, "/run", async (request) => {
     const body = await routeJson(request);
     const checked = checkRunRequest(body);
     if (!checked.ok) throw validationFailure(checked.error);
     const row = checked.value as JsonObject;
-    const resources = context.servers.get(config.resources_server.name);
+    // One state for the rollout's cookies when this agent serves itself in-process (its /v1/responses is then a
+    // function call, and the servers' cookies need no jars between hops); else a jar per server, as over HTTP.
+    const self = context.servers.get(config.name);
+    const calls = self instanceof InProcessServerClient && self.servesDirect(app) ? new RolloutCalls(context.servers) : undefined;
+    const resourcesName = config.resources_server.name;
+    const resources = calls ? calls.get(resourcesName) : context.servers.get(resourcesName);
     // Dumped once: /seed_session, /verify and the skipped result all carry this dump (a dump passes through a dump).
     const dumpedRow = dumpRunRow(row);
-    const seeded = await resources.call("/seed_session", dumpedRow, { cookies: request.cookies(), readOnlyAnswer: true });
+    calls?.start(resourcesName, request.cookies());
+    const seeded = await resources.call("/seed_session", dumpedRow, { cookies: calls ? undefined : request.cookies(), readOnlyAnswer: true });
     const rolloutId = capture ? rolloutIdOf(row) : undefined;
     const path = rolloutId ? `/ng-rollout/${rolloutId}/v1/responses` : "/v1/responses";
-    const answered = await context.servers.get(config.name).call<JsonObject>(path, row.responses_create_params, { cookies: seeded.cookies, readOnlyAnswer: true });
+    const answered = await callSelf(path, row.responses_create_params as JsonObject, () => seeded.cookies, calls);
+    // /verify is sent what the agent's own answer set: the resources server's and the model's cookies, then its own.
+    if (calls) calls.keep(resourcesName, "sent" in answered ? answered.sent : setCookiesOfJar(answered.cookies));
     let trajectory: unknown;
     let response = answered.body;
     if (TRAJECTORY_KEY in response) {
@@ -155,14 +197,14 @@ const factory: ServerFactory = (block, context) => {
       trajectory = popped;
       if (trajectory) response = rest;
     }
-    const episode = { body: response, cookies: answered.cookies };
+    const episode = { body: response };
     const withTrajectory = (result: JsonObject, verified?: JsonObject) =>
       trajectory && rolloutId ? { ...result, ng_trajectory: finishTrajectory(trajectory as JsonObject, row, rolloutId, verified) } : result;
     if (config.skip_verification) {
       const skipped = { ...dumpedRow, response: episode.body, reward: Number(config.skip_verification_reward ?? 0), verification_skipped: true };
       return { json: withTrajectory(orderRunResult(skipped)) };
     }
-    const verified = await resources.call<JsonObject>("/verify", buildVerifyRequest(dumpedRow, episode.body), { cookies: episode.cookies, readOnlyAnswer: true });
+    const verified = await resources.call<JsonObject>("/verify", buildVerifyRequest(dumpedRow, episode.body), { cookies: calls ? undefined : answered.cookies, readOnlyAnswer: true });
     const problems = verifyResponseProblems(verified.body);
     if (problems.length) throw new Error(`1 validation error for SimpleAgentVerifyResponse: ${problems.slice(0, 3).join("; ")}`);
     return { json: withTrajectory(orderRunResult(verified.body), verified.body) };

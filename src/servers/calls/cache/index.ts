@@ -60,9 +60,13 @@ const warnOnStderr = (message: string) => process.stderr.write(`Warning: ${messa
  * Serves `call` from the cache, or makes it with `send` and keeps the answer. `send` calls `keep` with the body
  * text of a complete 2xx answer; anything else it returns or throws is passed on and never stored.
  */
-export async function cachedModelCall<T>(call: ModelCall, send: (keep: KeepAnswer | undefined) => Promise<T>): Promise<T> {
+export function cachedModelCall<T>(call: ModelCall, send: (keep: KeepAnswer | undefined) => Promise<T>): Promise<T> {
+  // Off (the usual case): the call as it is, with no layer of its own.
   const active = settings;
-  if (!active) return send(undefined);
+  return active ? cachedCall(active, call, send) : send(undefined);
+}
+
+async function cachedCall<T>(active: NonNullable<typeof settings>, call: ModelCall, send: (keep: KeepAnswer | undefined) => Promise<T>): Promise<T> {
   const opened = await (store ??= ResponseStore.open(active.path ?? responseStorePath(), active.warn ?? warnOnStderr));
   if (!opened) return send(undefined);
   const body = call.body as { model?: unknown } | null;
