@@ -25,11 +25,12 @@ import { collectGarbage } from "../runtime/gc.ts";
 import { writeJsonAtomic } from "../jsonl/write.ts";
 import { EXIT } from "../errors.ts";
 import { eligibility, loadStore, maxRolloutAttempts, type Outcome } from "../outputs/store.ts";
+import type { MaterializedRows } from "../stages/materialize.ts";
 
 export interface CollectionOptions {
   paths: RunPaths;
   inputPath: string;
-  materialized: Row[];
+  materialized: MaterializedRows;
   settings: RunSettings;
   agents: ServerDirectory;
   /** Also stream successful rows here (`--output -`). */
@@ -130,10 +131,10 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     health?.abort();
     throw error;
   }
-  const expected = inventory.rows.map(identityKey);
+  const expected = inventory.ids;
   const plan = planDispatch(inventory.rows, expected, store, maxAttempts, options.dispatchLongestFirst);
-  if (inventory.resumed) log.info(resumeSummary(inventory.rows.length, store, plan.length, maxAttempts, expected));
-  else log.info(`Collecting ${plan.length} rollouts (${new Set(inventory.rows.map((r) => r._ng_task_index)).size} tasks) at concurrency ${options.concurrency}.`);
+  if (inventory.resumed) log.info(resumeSummary(expected.length, store, plan.length, maxAttempts, expected));
+  else log.info(`Collecting ${plan.length} rollouts (${inventory.tasks} tasks) at concurrency ${options.concurrency}.`);
 
   const status = new StatusWriter(paths.batchStatus, expected, store, !!options.disableAggregation);
   status.touch(true);
@@ -271,6 +272,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   const scored = await scoreRun({
     rolloutsPath: paths.rollouts,
     failuresPath: paths.failures,
+    expected,
     materialized: inventory.rows,
     store,
     countFailureClassesAsZero: options.countFailureClassesAsZero ?? [],
@@ -334,22 +336,53 @@ function liveCost(tally: CostTally, budget: Budget | undefined, counts: { done: 
   return ` ${spent.toLocaleString("en-US")} tokens${more !== undefined ? ` (~${Math.round(spent + more).toLocaleString("en-US")} projected)` : ""}`;
 }
 
-/** The rows to dispatch now, with their attempt numbers; longest-first on resume when asked. */
-function planDispatch(rows: Row[], ids: string[], store: Map<string, Outcome>, maxAttempts: number, longestFirst?: boolean): DispatchRequest[] {
-  const plan: (DispatchRequest & { elapsed?: number })[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    const id = ids[i]!; // identityKey(row), made once for the run (a million rows: a million strings fewer)
-    const outcome = store.get(id);
+/** The rows to dispatch now (read from the inputs file as dispatch asks for them), with their attempt numbers. */
+interface DispatchPlan extends Iterable<DispatchRequest> {
+  readonly length: number;
+}
+
+/**
+ * The rows to dispatch now, with their attempt numbers, decided from the store as it is before dispatch; longest-first
+ * on resume when asked (rows whose earlier attempt took longest first). Only the decisions are held (a number per
+ * row); the rows themselves are read back from the inputs file as dispatch pulls them.
+ */
+function planDispatch(rows: () => Iterable<Row>, ids: string[], store: Map<string, Outcome>, maxAttempts: number, longestFirst?: boolean): DispatchPlan {
+  const attempts = new Int32Array(ids.length).fill(-1);
+  const elapsed = new Map<number, number>();
+  let length = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const outcome = store.get(ids[i]!);
     const decision = eligibility(outcome, maxAttempts);
-    if (decision === "run") plan.push({ id, row, attempt: outcome ? outcome.attempt + 1 : 0 });
+    if (decision === "run") attempts[i] = outcome ? outcome.attempt + 1 : 0;
     else if (decision === "retry" || decision === "replay") {
-      plan.push({ id, row, attempt: outcome!.attempt + 1, elapsed: outcome!.kind === "failure" ? outcome!.elapsed : undefined });
-    }
+      attempts[i] = outcome!.attempt + 1;
+      if (longestFirst && outcome!.kind === "failure" && outcome!.elapsed !== undefined && outcome!.elapsed > 0) elapsed.set(i, outcome!.elapsed);
+    } else continue;
+    length++;
   }
-  if (!longestFirst) return plan;
-  const known = plan.filter((p) => p.elapsed !== undefined && p.elapsed > 0).sort((a, b) => b.elapsed! - a.elapsed!);
-  return [...known, ...plan.filter((p) => !(p.elapsed !== undefined && p.elapsed > 0))];
+  // Longest first: those rows (a few failures) are read up front, sorted by their elapsed time (stable), then the rest in order.
+  const first = [...elapsed].sort((a, b) => b[1] - a[1]).map(([i]) => i);
+  return {
+    length,
+    *[Symbol.iterator]() {
+      if (first.length > 0) {
+        const picked = new Map<number, Row>();
+        let i = 0;
+        for (const row of rows()) {
+          if (elapsed.has(i)) picked.set(i, row);
+          if (picked.size === elapsed.size) break;
+          i++;
+        }
+        for (const p of first) yield { id: ids[p]!, row: picked.get(p)!, attempt: attempts[p]! };
+      }
+      let i = 0;
+      for (const row of rows()) {
+        if (i >= ids.length) break;
+        if (attempts[i]! >= 0 && !elapsed.has(i)) yield { id: ids[i]!, row, attempt: attempts[i]! };
+        i++;
+      }
+    },
+  };
 }
 
 function resumeSummary(total: number, store: Map<string, Outcome>, toRun: number, maxAttempts: number, expected: string[]): string {

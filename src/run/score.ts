@@ -14,7 +14,10 @@ import { attemptOf, isEvidenceRow, type Outcome } from "../outputs/store.ts";
 export interface ScoreOptions {
   rolloutsPath: string;
   failuresPath: string;
-  materialized: Row[];
+  /** The identities of the materialized rows, in order. */
+  expected: string[];
+  /** The materialized rows (read again only to impute missing rollouts). */
+  materialized: () => Iterable<Row>;
   store: Map<string, Outcome>;
   countFailureClassesAsZero: string[];
   countMissingRolloutsAsZero: boolean;
@@ -47,7 +50,7 @@ export async function scoreRun(options: ScoreOptions): Promise<ScoredRun> {
   }
   let imputed = 0;
   if (options.countMissingRolloutsAsZero) {
-    for (const row of options.materialized) {
+    for (const row of options.materialized()) {
       const o = options.store.get(identityKey(row));
       if (o && o.kind !== "missing" && o.kind !== "interrupted") continue;
       rows.push({ _ng_task_index: row._ng_task_index, _ng_rollout_index: row._ng_rollout_index, agent_ref: row.agent_ref, reward: 0 });
@@ -82,8 +85,8 @@ function countRun(options: ScoreOptions): ScoredRun {
   let scored = 0;
   let counted = 0;
   let imputed = 0;
-  for (const row of options.materialized) {
-    const o = options.store.get(identityKey(row));
+  for (const id of options.expected) {
+    const o = options.store.get(id);
     if (o?.kind === "success") scored++;
     else if (o?.kind === "failure" && (classes.has(o.failureClass) || o.countsAsZero)) counted++;
     else if (options.countMissingRolloutsAsZero && (!o || o.kind === "missing" || o.kind === "interrupted")) imputed++;
