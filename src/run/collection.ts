@@ -1,6 +1,6 @@
 /** runCollection: the durable `gym eval run` — lock, inventory, dispatch, route every outcome to disk, score, exit code. */
 import * as fs from "node:fs";
-import type { Row } from "../jsonl/read.ts";
+import { readJsonl, type Row } from "../jsonl/read.ts";
 import { CoalescingAppender, JsonlAppender, toJsonLine } from "../jsonl/write.ts";
 import type { ServerDirectory } from "../servers/client.ts";
 import { collect, type CollectEvent, type DispatchRequest } from "../stages/collect.ts";
@@ -24,7 +24,7 @@ import { RunCostTally } from "./run-cost.ts";
 import { collectGarbage } from "../runtime/gc.ts";
 import { writeJsonAtomic } from "../jsonl/write.ts";
 import { EXIT } from "../errors.ts";
-import { eligibility, loadStore, maxRolloutAttempts, type Outcome } from "../outputs/store.ts";
+import { eligibility, loadStore, maxRolloutAttempts, success, type Outcome } from "../outputs/store.ts";
 import type { MaterializedRows } from "../stages/materialize.ts";
 
 export interface CollectionOptions {
@@ -113,11 +113,15 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     budget = new Budget(options.budget, prices);
   }
   const wholeCost = new RunCostTally(prices);
-  const health = options.stdoutRows ? undefined : new LiveHealthCheck(paths.rollouts);
+  let health = options.stdoutRows ? undefined : new LiveHealthCheck(paths.rollouts);
+  // A resume over rows on disk without a budget starts dispatching at once: the store's pass only scans their
+  // identities, and the health check and the cost read the finished file once at the end (old rows, then new, in
+  // file order: the same reports). A budget needs the earlier spend before the first dispatch, so it parses them now.
+  const deferred = inventory.resumed && !budget && hasBytes(paths.rollouts);
   let store: Map<string, Outcome>;
   try {
     store = await loadStore(paths.rollouts, paths.failures, reserved, options.retryTerminalTimeouts, {
-      rollout: (row, line) => {
+      rollout: deferred ? undefined : (row, line) => {
         budget?.seed(row); // a budget is for the whole run: what earlier invocations spent counts
         wholeCost.add(row, "rollout");
         health?.addRead(row, line);
@@ -191,6 +195,10 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       if (event.kind === "success" || (event.kind === "failure" && outcome?.kind === "failure" && outcome.terminal)) progressed = true;
     }
     failures.flush(); // the health summary reads the failures sidecar (for missing rollouts)
+    if (deferred) {
+      await rollouts.flush();
+      health = await readRolloutsBack(paths.rollouts, health, wholeCost);
+    }
     healthReport = await finishHealth(health);
     healthDone = true;
   } finally {
@@ -212,11 +220,13 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     switch (event.kind) {
       case "success":
         rollouts.writeLine(rolloutLine(event.row));
-        wholeCost.add(event.row, "rollout");
-        health?.add(event.row);
+        if (!deferred) {
+          wholeCost.add(event.row, "rollout");
+          health?.add(event.row);
+        }
         await options.stdoutRows?.writeLine(rolloutLine(event.row));
         progress.success(event.row.reward);
-        return { kind: "success", attempt };
+        return success(attempt);
       case "failure": {
         failures.writeLine(toJsonLine(event.row));
         wholeCost.add(event.row, "failure");
@@ -309,6 +319,24 @@ class MemoryBound {
     collectGarbage();
     this.bound = Math.max(this.bound, 1.5 * process.memoryUsage().rss);
   }
+}
+
+/** A resumed run's rollouts file, old rows and new, read once: into the health check and the cost, in file order. */
+async function readRolloutsBack(file: string, health: LiveHealthCheck | undefined, cost: RunCostTally): Promise<LiveHealthCheck | undefined> {
+  try {
+    for await (const { value, line } of readJsonl(file, { allowTruncatedTail: true })) {
+      cost.add(value, "rollout");
+      health?.addRead(value, line);
+    }
+  } catch (error) {
+    health?.abort();
+    throw error;
+  }
+  return health;
+}
+
+function hasBytes(file: string): boolean {
+  return (fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0;
 }
 
 /** The writer-fed health report: the summary, or why there is none (an empty file, as `healthCheck()` says it). */
