@@ -135,6 +135,10 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     health?.abort();
     throw error;
   }
+  for (const [id, attempt] of reserved) {
+    const o = store.get(id);
+    if (o && o.kind !== "missing" && o.attempt >= attempt) reserved.delete(id);
+  }
   const expected = inventory.ids;
   const plan = planDispatch(inventory.rows, expected, store, maxAttempts, options.dispatchLongestFirst);
   if (inventory.resumed) log.info(resumeSummary(expected.length, store, plan.length, maxAttempts, expected));
@@ -190,7 +194,13 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       // Each rollout leaves its answer objects behind; the engine lets that garbage pile up to GBs over a long run
       // before it collects. A full collection once the RSS passes a bound keeps the peak flat; short runs never pay.
       if (++sinceGc >= 4096) (sinceGc = 0), memory.check();
-      if (outcome) store.set(event.request.id, outcome);
+      if (outcome) {
+        const id = event.request.id;
+        status.changed(store.get(id), outcome);
+        store.set(id, outcome);
+        // A reservation whose outcome is on disk says nothing more: the manifest keeps only the others.
+        if (outcome.kind !== "missing" && outcome.attempt >= (reserved.get(id) ?? Infinity)) reserved.delete(id);
+      }
       status.touch(event.kind === "success" && progressed === false);
       if (event.kind === "success" || (event.kind === "failure" && outcome?.kind === "failure" && outcome.terminal)) progressed = true;
     }
