@@ -12,7 +12,7 @@ import { identityKey, type RunPaths } from "../outputs/paths.ts";
 import { prepareRun } from "./prepare.ts";
 import { Progress } from "./progress.ts";
 import { rolloutLine } from "./rollout-line.ts";
-import { scoreRun, writeAggregateMetrics } from "./score.ts";
+import { scoreRun, writeAggregateMetrics, WrittenRollouts } from "./score.ts";
 import type { RunSettings } from "./settings.ts";
 import { StatusWriter } from "./status.ts";
 import { Budget, callsSpent, type BudgetLimits } from "./budget.ts";
@@ -21,7 +21,7 @@ import { CostTally, costFilePath, formatUsd, priceTable, type PriceTable, type R
 import { LiveHealthCheck } from "../stages/health-check/live.ts";
 import type { QualitySummary } from "../stages/health-check/tally.ts";
 import { RunCostTally } from "./run-cost.ts";
-import { collectGarbage } from "../runtime/gc.ts";
+import { MemoryBound } from "./memory.ts";
 import { writeJsonAtomic } from "../jsonl/write.ts";
 import { EXIT } from "../errors.ts";
 import { eligibility, loadStore, maxRolloutAttempts, success, type Outcome } from "../outputs/store.ts";
@@ -137,7 +137,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   }
   for (const [id, attempt] of reserved) {
     const o = store.get(id);
-    if (o && o.kind !== "missing" && o.attempt >= attempt) reserved.delete(id);
+    if (o?.kind === "success" && o.attempt >= attempt) reserved.delete(id);
   }
   const expected = inventory.ids;
   const plan = planDispatch(inventory.rows, expected, store, maxAttempts, options.dispatchLongestFirst);
@@ -148,6 +148,8 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   status.touch(true);
   // The rollouts file exists from here on, even if no rollout succeeds: recovery (`reverify --judge-failed-only`)
   // and every reader expect the run's own file, empty or not.
+  // A run that starts with no rollouts on disk keeps its metric input as it writes the rows (scoring reads nothing back).
+  const written = !options.disableAggregation && !hasBytes(paths.rollouts) ? new WrittenRollouts() : undefined;
   fs.closeSync(fs.openSync(paths.rollouts, "a"));
   const rollouts = CoalescingAppender.open(paths.rollouts);
   const failures = CoalescingAppender.open(paths.failures);
@@ -191,15 +193,14 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
         budget?.record(event.row);
       } else budget?.finished();
       const outcome = await persist(event);
-      // Each rollout leaves its answer objects behind; the engine lets that garbage pile up to GBs over a long run
-      // before it collects. A full collection once the RSS passes a bound keeps the peak flat; short runs never pay.
+      // Each rollout leaves its answer objects behind: a full collection once the RSS passes a bound keeps the peak flat.
       if (++sinceGc >= 4096) (sinceGc = 0), memory.check();
       if (outcome) {
         const id = event.request.id;
         status.changed(store.get(id), outcome);
         store.set(id, outcome);
-        // A reservation whose outcome is on disk says nothing more: the manifest keeps only the others.
-        if (outcome.kind !== "missing" && outcome.attempt >= (reserved.get(id) ?? Infinity)) reserved.delete(id);
+        // A rollout done is never dispatched again: its reservation says nothing more (the manifest keeps the others).
+        if (outcome.kind === "success" && outcome.attempt >= (reserved.get(id) ?? Infinity)) reserved.delete(id);
       }
       status.touch(event.kind === "success" && progressed === false);
       if (event.kind === "success" || (event.kind === "failure" && outcome?.kind === "failure" && outcome.terminal)) progressed = true;
@@ -229,12 +230,14 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     const attempt = event.request.attempt;
     switch (event.kind) {
       case "success":
-        rollouts.writeLine(rolloutLine(event.row));
+        const line = rolloutLine(event.row);
+        rollouts.writeLine(line);
+        written?.add(line);
         if (!deferred) {
           wholeCost.add(event.row, "rollout");
           health?.add(event.row);
         }
-        await options.stdoutRows?.writeLine(rolloutLine(event.row));
+        await options.stdoutRows?.writeLine(line);
         progress.success(event.row.reward);
         return success(attempt);
       case "failure": {
@@ -298,6 +301,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     countFailureClassesAsZero: options.countFailureClassesAsZero ?? [],
     countMissingRolloutsAsZero: !!options.countMissingRolloutsAsZero && !options.disableAggregation,
     countOnly: !!options.disableAggregation,
+    written,
   });
   Object.assign(result, { scored: scored.scored, counted: scored.counted, imputed: scored.imputed });
   if (!options.disableAggregation && scored.rows.length > 0) {
@@ -319,16 +323,6 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   // Stopped at the budget with rollouts left: 77 whatever else the run says, so a pipeline can tell it apart.
   if (result.budgetStop && result.exitCode !== EXIT.failure && expected.some((id) => store.get(id)?.kind !== "success")) result.exitCode = EXIT.budgetStopped;
   return result;
-}
-
-/** Collects garbage when the RSS passes its bound; the bound then rises to 1.5× what stays (no collection per check). */
-class MemoryBound {
-  private bound = 384 * 2 ** 20;
-  check(): void {
-    if (process.memoryUsage().rss < this.bound) return;
-    collectGarbage();
-    this.bound = Math.max(this.bound, 1.5 * process.memoryUsage().rss);
-  }
 }
 
 /** A resumed run's rollouts file, old rows and new, read once: into the health check and the cost, in file order. */

@@ -14,6 +14,7 @@ import { sharedCanonicalJson } from "../outputs/digest.ts";
 import { identityKey } from "../outputs/paths.ts";
 import { fileError, removeStaleTemps } from "../runtime/files.ts";
 import type { MaterializedRows } from "../stages/materialize.ts";
+import { MemoryBound } from "./memory.ts";
 
 /** What the manifest records of the file it was written with: its bytes' SHA-256, size and mtime. */
 export interface InputsFile {
@@ -68,7 +69,9 @@ export async function passInputs(source: MaterializedRows, options: { canonical?
   const bytes = createHash("sha256");
   const digest = options.canonical ? new MaterializedDigest() : undefined;
   let block: Row[] = [];
+  const memory = new MemoryBound();
   const flush = () => {
+    memory.check();
     const piece = toJsonLines(block);
     bytes.update(piece);
     options.write?.(piece);

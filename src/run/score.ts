@@ -23,6 +23,35 @@ export interface ScoreOptions {
   countMissingRolloutsAsZero: boolean;
   /** Only count (aggregation disabled): the files are not read again. */
   countOnly?: boolean;
+  /** The rollout rows as the writer appended them (a run that started with an empty rollouts file): not read again. */
+  written?: WrittenRollouts;
+}
+
+/**
+ * The metric input of the rollouts a run appends, kept as it writes them: each line read back as the file's
+ * reader would (Python-typed), stripped to what aggregation sees, the newest attempt per identity. With every
+ * row of the file given here, `scoreRun` need not read the rollouts file at the end; its selection is the same.
+ */
+export class WrittenRollouts {
+  private readonly rows = new Map<string, { attempt: number; row: Row }>();
+
+  /** One line just appended to the rollouts file (with its newline). */
+  add(line: string): void {
+    const row = parseRolloutLine(line.endsWith("\n") ? line.slice(0, -1) : line);
+    if (isEvidenceRow(row)) return;
+    const id = identityKey(row);
+    const attempt = attemptOf(row);
+    const kept = this.rows.get(id);
+    // The last row of the newest attempt, as a reader in file order keeps it (a later row of an older attempt never wins).
+    if (!kept || attempt >= kept.attempt) this.rows.set(id, { attempt, row: stripForAggregate(row) });
+  }
+
+  /** The rows `newestRows` would keep from the file. */
+  select(keep: (id: string, attempt: number) => boolean): Map<string, Row> {
+    const out = new Map<string, Row>();
+    for (const [id, { attempt, row }] of this.rows) if (keep(id, attempt)) out.set(id, row);
+    return out;
+  }
 }
 
 export interface ScoredRun {
@@ -36,7 +65,8 @@ export interface ScoredRun {
 /** Builds the metric input from the Store's selection. Neither file is modified: zeros exist only here. */
 export async function scoreRun(options: ScoreOptions): Promise<ScoredRun> {
   if (options.countOnly) return countRun(options);
-  const successes = await newestRows(options.rolloutsPath, (id, row) => options.store.get(id)?.kind === "success" && options.store.get(id)!.attempt === attemptOf(row));
+  const newest = (id: string, attempt: number) => options.store.get(id)?.kind === "success" && options.store.get(id)!.attempt === attempt;
+  const successes = options.written ? options.written.select(newest) : await newestRows(options.rolloutsPath, (id, row) => newest(id, attemptOf(row)));
   const rows = [...successes.values()];
   let counted = 0;
   const classes = new Set(options.countFailureClassesAsZero);
