@@ -5,6 +5,8 @@ export interface RunPaths {
   /** `<stem>.jsonl`: one row per successful attempt. */
   rollouts: string;
   materializedInputs: string;
+  /** `<stem>_materialized_ids.txt`: the identity of each materialized row, one a line (a resume's inventory without reading the rows). */
+  materializedIds: string;
   failures: string;
   aggregateMetrics: string;
   manifest: string;
@@ -33,6 +35,7 @@ export function runPaths(output: string): RunPaths {
   return {
     rollouts: output.endsWith(".jsonl") ? output : at(".jsonl"),
     materializedInputs: at("_materialized_inputs.jsonl"),
+    materializedIds: at("_materialized_ids.txt"),
     failures: at("_failures.jsonl"),
     aggregateMetrics: at("_aggregate_metrics.json"),
     manifest: at("_manifest.json"),

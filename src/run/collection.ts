@@ -25,12 +25,12 @@ import { MemoryBound } from "./memory.ts";
 import { writeJsonAtomic } from "../jsonl/write.ts";
 import { EXIT } from "../errors.ts";
 import { eligibility, loadStore, maxRolloutAttempts, success, type Outcome } from "../outputs/store.ts";
-import type { MaterializedRows } from "../stages/materialize.ts";
+import type { Materialization } from "../stages/materialize.ts";
 
 export interface CollectionOptions {
   paths: RunPaths;
   inputPath: string;
-  materialized: MaterializedRows;
+  materialized: Materialization;
   settings: RunSettings;
   agents: ServerDirectory;
   /** Also stream successful rows here (`--output -`). */

@@ -21,6 +21,11 @@ export interface InputsFile {
   sha256: string;
   size: number;
   mtime_ms: number;
+  /** The materialization key the rows were made under (input digest, options, materialize's version). */
+  key?: string;
+  /** Rows in the file, and the sha256 of the identities file (`<stem>_materialized_ids.txt`). */
+  rows?: number;
+  ids_sha256?: string;
 }
 
 /** The materialized digest (canonical JSON of the row list, as `materializedDigest` hashes it), a row at a time. */

@@ -6,8 +6,10 @@ import { readRows, type Row } from "../jsonl/read.ts";
 import { toJsonLine } from "../jsonl/write.ts";
 import { readBytes } from "../runtime/files.ts";
 import { identityKey } from "../outputs/paths.ts";
-import type { MaterializedRows } from "../stages/materialize.ts";
-import { inputsUnchanged, type InputsPass, MaterializedDigest, passInputs, readInputRows, writeInputs } from "./inputs.ts";
+import type { Materialization, MaterializedRows } from "../stages/materialize.ts";
+import { sha256 } from "../outputs/digest.ts";
+import { writeFileAtomic } from "../runtime/files.ts";
+import { type InputsFile, inputsUnchanged, type InputsPass, MaterializedDigest, passInputs, readInputRows, writeInputs } from "./inputs.ts";
 import { newManifest, readManifest, writeManifest, type RunManifest } from "./manifest.ts";
 import type { RunPaths } from "../outputs/paths.ts";
 import { repairTornTail } from "../outputs/repair.ts";
@@ -27,7 +29,7 @@ export interface Inventory {
 export interface PrepareOptions {
   paths: RunPaths;
   inputPath: string;
-  materialized: MaterializedRows;
+  materialized: Materialization;
   settings: RunSettings;
   resume: boolean;
   allowUnsafeResume: boolean;
@@ -50,7 +52,7 @@ export function materializedDigest(rows: Row[]): string {
 }
 
 /** The current run's digests; the materialized one is made in the pass that needs it (write, or resume check). */
-type Current = Omit<Parameters<typeof newManifest>[0], "materialized_digest">;
+type Current = Omit<Parameters<typeof newManifest>[0], "materialized_digest"> & { key: string };
 
 export async function prepareRun(options: PrepareOptions): Promise<Inventory> {
   const { paths } = options;
@@ -60,6 +62,7 @@ export async function prepareRun(options: PrepareOptions): Promise<Inventory> {
     config_digest: configDigest(options.settings),
     semantic_settings: options.settings.semantic,
     operational_settings: options.settings.operational,
+    key: options.materialized.key(sourceDigest),
   };
   if (options.resume) {
     const saved = readManifest(paths.manifest);
@@ -85,27 +88,55 @@ function hasBytes(path: string): boolean {
   }
 }
 
-async function freshRun(options: PrepareOptions, digests: Current): Promise<Inventory> {
+async function freshRun(options: PrepareOptions, current: Current): Promise<Inventory> {
   const { paths } = options;
+  const { key, ...digests } = current;
+  const rows = await options.materialized.open(); // validates the whole input before anything is removed
   // The manifest goes first and comes back last: a crash in between leaves no manifest, so no resume trusts a half-made inventory.
-  for (const file of [paths.manifest, paths.rollouts, paths.failures, paths.aggregateMetrics, paths.batchStatus, paths.attempts, paths.resumeDrift]) fs.rmSync(file, { force: true });
-  const written = await writeInputs(paths.materializedInputs, options.materialized);
-  const manifest = { ...newManifest({ ...digests, materialized_digest: written.digest }), materialized_file: written.file };
+  for (const file of [paths.manifest, paths.rollouts, paths.failures, paths.aggregateMetrics, paths.batchStatus, paths.attempts, paths.resumeDrift, paths.materializedIds]) fs.rmSync(file, { force: true });
+  const written = await writeInputs(paths.materializedInputs, rows);
+  const ids = `${written.ids.join("\n")}\n`;
+  writeFileAtomic(paths.materializedIds, ids);
+  const file: InputsFile = { ...written.file, key, rows: written.ids.length, ids_sha256: sha256(ids) };
+  const manifest = { ...newManifest({ ...digests, materialized_digest: written.digest }), materialized_file: file };
   writeManifest(paths.manifest, manifest);
   return { manifest, ids: written.ids, tasks: written.tasks, rows: () => readInputRows(paths.materializedInputs), resumed: false };
 }
 
 /**
+ * The saved inventory's identities without materializing anything: when the current input and settings have the
+ * key the run was materialized under (same input bytes, same options, same materialize), its rows are the saved
+ * ones, so only the files need checking (the inputs file still the recorded one, the identities file hashing as
+ * recorded). Undefined otherwise: the current rows are then made and compared.
+ */
+function savedIdentities(paths: RunPaths, saved: RunManifest, key: string): string[] | undefined {
+  const file = saved.materialized_file;
+  if (!file?.key || file.key !== key || file.ids_sha256 === undefined) return undefined;
+  const stat = fs.statSync(paths.materializedInputs, { throwIfNoEntry: false });
+  if (!stat || stat.size !== file.size || stat.mtimeMs !== file.mtime_ms) return undefined;
+  let text: string;
+  try {
+    text = fs.readFileSync(paths.materializedIds, "utf8");
+  } catch {
+    return undefined;
+  }
+  if (sha256(text) !== file.ids_sha256) return undefined;
+  const ids = text.split("\n");
+  ids.pop();
+  return ids.length === file.rows ? ids : undefined;
+}
+
+/**
  * Whether the saved materialized inputs are what the current settings materialize, and unedited: the current rows'
  * JSON lines hash to the bytes the manifest recorded, and the file still has those bytes. Then neither the saved
- * rows nor the canonical digests need computing (a million rows: seconds). Undefined when that does not hold (or the
- * manifest predates the record): the full comparison then says what differs.
+ * rows nor the canonical digests need computing. Undefined when that does not hold (or the manifest predates the
+ * record): the full comparison then says what differs.
  */
-async function sameInputs(options: PrepareOptions, saved: RunManifest): Promise<InputsPass | undefined> {
+async function sameInputs(rows: MaterializedRows, paths: RunPaths, saved: RunManifest): Promise<InputsPass | undefined> {
   const file = saved.materialized_file;
   if (!file) return undefined;
-  const pass = await passInputs(options.materialized);
-  if (pass.sha256 !== file.sha256 || !(await inputsUnchanged(options.paths.materializedInputs, file))) return undefined;
+  const pass = await passInputs(rows);
+  if (pass.sha256 !== file.sha256 || !(await inputsUnchanged(paths.materializedInputs, file))) return undefined;
   return pass;
 }
 
@@ -119,20 +150,20 @@ async function resumeRun(options: PrepareOptions, saved: RunManifest, current: C
   const problems: string[] = [];
   if (saved.legacy_import) problems.push("the saved manifest is a legacy import");
   if (saved.identity_overridden) problems.push("the run's identity was overridden before (allow_unsafe_resume)");
-  let same = await sameInputs(options, saved);
-  let ids: string[];
-  let tasks: number;
+  let ids = savedIdentities(paths, saved, current.key);
+  let tasks = 0;
   let materializedDigestNow = saved.materialized_digest;
+  const rows = ids ? undefined : await options.materialized.open();
+  const same = rows ? await sameInputs(rows, paths, saved) : undefined;
   if (same) ({ ids, tasks } = same);
-  else {
+  else if (rows) {
     const savedRows: Row[] = [];
     for await (const row of readRows(paths.materializedInputs)) savedRows.push(row);
     if (materializedDigest(savedRows) !== saved.materialized_digest) problems.push(`${paths.materializedInputs} no longer matches the manifest (edited after the run started)`);
     ids = savedRows.map(identityKey);
     tasks = new Set(savedRows.map((r) => r._ng_task_index)).size;
-    materializedDigestNow = (await passInputs(options.materialized, { canonical: true })).digest!;
+    materializedDigestNow = (await passInputs(rows, { canonical: true })).digest!;
   }
-  same = undefined;
   if (current.source_digest !== saved.source_digest) problems.push("the input dataset changed");
   const semantic = changedSettings(saved.semantic_settings, current.semantic_settings);
   if (materializedDigestNow !== saved.materialized_digest && semantic.length === 0) problems.push("the materialized rows differ (limit, repeats, prompt or routing)");
@@ -159,5 +190,5 @@ async function resumeRun(options: PrepareOptions, saved: RunManifest, current: C
     if (dropped > 0) options.warn(`Repaired ${file}: dropped a torn last line (${dropped} bytes) left by an interrupted write.`);
   }
   writeManifest(paths.manifest, manifest);
-  return { manifest, ids, tasks, rows: () => readInputRows(paths.materializedInputs), resumed: true };
+  return { manifest, ids: ids!, tasks, rows: () => readInputRows(paths.materializedInputs), resumed: true };
 }

@@ -7,7 +7,7 @@ import { issueError, type Row } from "../jsonl/read.ts";
 import { locateJsonError } from "../jsonl/json-error.ts";
 import { refuseTooDeep } from "../jsonl/json-depth.ts";
 import { hasPromptInput, promptMessages, type PromptConfig } from "../datasets/prompt.ts";
-import { sha256 } from "../outputs/digest.ts";
+import { canonicalJson, sha256 } from "../outputs/digest.ts";
 import { closeMatches } from "../text/difflib.ts";
 import { checkResponseCreateParams } from "../protocol/responses.ts";
 
@@ -69,6 +69,30 @@ export async function materialize(source: string, options: MaterializeOptions): 
   const out: Row[] = [];
   for await (const row of set.rows()) out.push(row);
   return out;
+}
+
+/**
+ * Materialize's behaviour, versioned: part of the materialization key, so a build that expands rows differently
+ * never takes a run's saved inputs for its own. Bump it with any change to what `materialize` emits.
+ */
+const MATERIALIZE_VERSION = 1;
+
+/** A dataset's materialization, not yet made: the key that names its result, and the validating pass that starts it. */
+export interface Materialization {
+  /** sha256 over the input's digest, the options and materialize's version: equal keys, equal rows. */
+  key(sourceDigest: string): string;
+  /** Validates the input (errors as `materialize` reports them) and returns its rows on demand. */
+  open(): Promise<MaterializedRows>;
+}
+
+export function materialization(source: string, options: MaterializeOptions): Materialization {
+  return {
+    key: (sourceDigest) => {
+      const { warn: _, ...settings } = options;
+      return sha256(canonicalJson({ version: MATERIALIZE_VERSION, source: sourceDigest, settings }));
+    },
+    open: () => materializeRows(source, options),
+  };
 }
 
 /**

@@ -33,7 +33,7 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
   const { ServerRegistry } = await import("../../../servers/registry.ts");
   const { registryFromHeadServer } = await import("../../../servers/remote.ts");
   const { agentNames, collectionSettings, concurrencyOf, inputDataset, runKeys } = await import("../../../run/setup.ts");
-  const { materializeRows } = await import("../../../stages/materialize.ts");
+  const { materialization } = await import("../../../stages/materialize.ts");
   const { runCollection } = await import("../../../run/collection.ts");
   const { printSummary } = await import("../../../run/summary.ts");
   const { runPaths } = await import("../../../outputs/paths.ts");
@@ -83,7 +83,7 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
     const promptConfig = dataset.promptConfig;
     const promptPath = keys.prompt_config ?? promptConfig;
     if (output !== "-") await guardRun(output, [{ path: input, role: keys.input_jsonl_fpath ? "--input" : "dataset" }, { path: promptPath ?? "", role: "--prompt-config" }, ...(options.configPaths ?? []).map((path) => ({ path, role: "--config" }))]);
-    const materialized = await materializeRows(input, {
+    const materialized = materialization(input, {
       limit: keys.limit,
       promptConfig: promptPath ? await loadPromptConfig(promptPath, roots) : undefined,
       agentName: keys.agent_name,
