@@ -21,7 +21,8 @@ import { CostTally, costFilePath, formatUsd, priceTable, type PriceTable, type R
 import { LiveHealthCheck } from "../stages/health-check/live.ts";
 import type { QualitySummary } from "../stages/health-check/tally.ts";
 import { RunCostTally } from "./run-cost.ts";
-import { MemoryBound } from "./memory.ts";
+import { MemoryBound } from "../runtime/memory.ts";
+import { collectGarbage } from "../runtime/gc.ts";
 import { writeJsonAtomic } from "../jsonl/write.ts";
 import { EXIT } from "../errors.ts";
 import { eligibility, loadStore, maxRolloutAttempts, success, type Outcome } from "../outputs/store.ts";
@@ -206,6 +207,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       if (event.kind === "success" || (event.kind === "failure" && outcome?.kind === "failure" && outcome.terminal)) progressed = true;
     }
     failures.flush(); // the health summary reads the failures sidecar (for missing rollouts)
+    collectGarbage(); // the last rollouts' garbage goes before the summary's reads
     if (deferred) {
       await rollouts.flush();
       health = await readRolloutsBack(paths.rollouts, health, wholeCost);

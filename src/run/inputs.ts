@@ -14,7 +14,7 @@ import { sharedCanonicalJson } from "../outputs/digest.ts";
 import { identityKey } from "../outputs/paths.ts";
 import { fileError, removeStaleTemps } from "../runtime/files.ts";
 import type { MaterializedRows } from "../stages/materialize.ts";
-import { MemoryBound } from "./memory.ts";
+import { MemoryBound } from "../runtime/memory.ts";
 
 /** What the manifest records of the file it was written with: its bytes' SHA-256, size and mtime. */
 export interface InputsFile {

@@ -2,6 +2,7 @@
 import * as fs from "node:fs";
 import { GymError } from "../errors.ts";
 import { isStream } from "../runtime/files.ts";
+import { MemoryBound } from "../runtime/memory.ts";
 import { readLines } from "../jsonl/lines.ts";
 import { issueError, type Row } from "../jsonl/read.ts";
 import { locateJsonError } from "../jsonl/json-error.ts";
@@ -114,8 +115,9 @@ export async function materializeRows(source: string, options: MaterializeOption
   let total = 0;
   let allTotal = 0;
   let tasks = 0;
+  const memory = new MemoryBound();
   for await (const task of readTasks(source, shown, options.limit)) {
-    tasks++;
+    if (++tasks % 4096 === 0) memory.check(); // each parsed line is garbage once checked
     if (options.promptConfig && hasPromptInput(task.row)) conflicts.push(task.line);
     const routes = routeAgents(task, shown, options);
     const repeats = routes.map((agent) => repeatsFor(agent, task, shown, options));

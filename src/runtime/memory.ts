@@ -4,7 +4,7 @@
  * flat; the bound then sits a fixed margin above what stays, so the peak is what the run holds plus that margin
  * (a 1.5× ratio let a million-rollout run's peak grow with what it holds). Short runs never pay a collection.
  */
-import { collectGarbage } from "../runtime/gc.ts";
+import { collectGarbage } from "./gc.ts";
 
 const FLOOR = 384 * 2 ** 20;
 const MARGIN = 96 * 2 ** 20;
