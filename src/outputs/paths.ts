@@ -7,6 +7,8 @@ export interface RunPaths {
   materializedInputs: string;
   /** `<stem>_materialized_ids.txt`: the identity of each materialized row, one a line (a resume's inventory without reading the rows). */
   materializedIds: string;
+  /** `<stem>_outcomes.idx`: each rollout row's end offset, identity and attempt (outputs/outcome-index.ts). */
+  outcomeIndex: string;
   failures: string;
   aggregateMetrics: string;
   manifest: string;
@@ -36,6 +38,7 @@ export function runPaths(output: string): RunPaths {
     rollouts: output.endsWith(".jsonl") ? output : at(".jsonl"),
     materializedInputs: at("_materialized_inputs.jsonl"),
     materializedIds: at("_materialized_ids.txt"),
+    outcomeIndex: at("_outcomes.idx"),
     failures: at("_failures.jsonl"),
     aggregateMetrics: at("_aggregate_metrics.json"),
     manifest: at("_manifest.json"),

@@ -2,6 +2,7 @@
 import * as fs from "node:fs";
 import { readJsonl, type Row } from "../jsonl/read.ts";
 import { RowReader, UNREADABLE } from "../jsonl/rows.ts";
+import { indexedOutcomes } from "./outcome-index.ts";
 import { identityKey } from "./paths.ts";
 
 /** What is known about one rollout identity: a compact record, never the row payload. */
@@ -33,7 +34,7 @@ export interface StoreReaders {
   failure?: (row: Row) => void;
 }
 
-export async function loadStore(rolloutsPath: string, failuresPath: string, reserved: Map<string, number>, retryTerminalTimeouts = false, readers: StoreReaders = {}): Promise<Map<string, Outcome>> {
+export async function loadStore(rolloutsPath: string, failuresPath: string, reserved: Map<string, number>, retryTerminalTimeouts = false, readers: StoreReaders = {}, outcomeIndex?: string): Promise<Map<string, Outcome>> {
   const store = new Map<string, Outcome>();
   const offer = (id: string, outcome: Outcome) => {
     const current = store.get(id);
@@ -46,7 +47,7 @@ export async function loadStore(rolloutsPath: string, failuresPath: string, rese
     offer(identityKey(value), failureOutcome(value, retryTerminalTimeouts));
   }
   // Nothing else reads the rollouts: their identities and attempts come from a scan that builds no row.
-  const scanned = readers.rollout ? undefined : await scanSuccesses(rolloutsPath);
+  const scanned = readers.rollout ? undefined : await scanSuccesses(rolloutsPath, outcomeIndex);
   if (scanned) for (const [id, attempt] of scanned) offer(id, success(attempt));
   else {
     for await (const { value, line } of readIfExists(rolloutsPath)) {
@@ -73,8 +74,12 @@ export function success(attempt: number): Outcome {
  * is not an object, an index or attempt that is not a plain JSON integer): the caller then parses the file as before,
  * so odd rows keep their identities and errors exactly.
  */
-async function scanSuccesses(path: string): Promise<[string, number][] | undefined> {
+async function scanSuccesses(path: string, outcomeIndex?: string): Promise<[string, number][] | undefined> {
   if (!fs.existsSync(path)) return [];
+  if (outcomeIndex) {
+    const rows = await indexedOutcomes(path, outcomeIndex);
+    if (rows) return rows.map((r) => [`${r.task}-${r.rollout}`, r.attempt]);
+  }
   const reader = new RowReader({ badLines: "mark" });
   const out: [string, number][] = [];
   try {

@@ -22,6 +22,7 @@ import { LiveHealthCheck } from "../stages/health-check/live.ts";
 import type { QualitySummary } from "../stages/health-check/tally.ts";
 import { RunCostTally } from "./run-cost.ts";
 import { MemoryBound } from "../runtime/memory.ts";
+import { OutcomeIndexWriter } from "../outputs/outcome-index.ts";
 import { collectGarbage } from "../runtime/gc.ts";
 import { writeJsonAtomic } from "../jsonl/write.ts";
 import { EXIT } from "../errors.ts";
@@ -131,7 +132,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
         budget?.seed(row);
         wholeCost.add(row, "failure");
       },
-    });
+    }, paths.outcomeIndex);
   } catch (error) {
     health?.abort();
     throw error;
@@ -153,6 +154,8 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   const written = !options.disableAggregation && !hasBytes(paths.rollouts) ? new WrittenRollouts() : undefined;
   fs.closeSync(fs.openSync(paths.rollouts, "a"));
   const rollouts = CoalescingAppender.open(paths.rollouts);
+  // After each row, its record in the outcome index (when the index covers the file: a resume then reads no row).
+  const outcomeIndex = OutcomeIndexWriter.open(paths.outcomeIndex, paths.rollouts);
   const failures = CoalescingAppender.open(paths.failures);
   const journal = AttemptJournal.open(paths.attempts);
   const latency = new LatencyTracker();
@@ -218,6 +221,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     options.signal?.removeEventListener("abort", onOuterAbort);
     progress.finish();
     await Promise.all([rollouts.close(), failures.close(), journal.close()]);
+    outcomeIndex?.close();
     // Fold the reservations into the manifest, then empty the journal (a crash in between only repeats them).
     writeManifest(paths.manifest, foldReservations(inventory.manifest, reserved));
     fs.rmSync(paths.attempts, { force: true });
@@ -234,6 +238,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       case "success":
         const line = rolloutLine(event.row);
         rollouts.writeLine(line);
+        outcomeIndex?.add(event.row, Buffer.byteLength(line));
         written?.add(line);
         if (!deferred) {
           wholeCost.add(event.row, "rollout");

@@ -93,7 +93,7 @@ async function freshRun(options: PrepareOptions, current: Current): Promise<Inve
   const { key, ...digests } = current;
   const rows = await options.materialized.open(); // validates the whole input before anything is removed
   // The manifest goes first and comes back last: a crash in between leaves no manifest, so no resume trusts a half-made inventory.
-  for (const file of [paths.manifest, paths.rollouts, paths.failures, paths.aggregateMetrics, paths.batchStatus, paths.attempts, paths.resumeDrift, paths.materializedIds]) fs.rmSync(file, { force: true });
+  for (const file of [paths.manifest, paths.rollouts, paths.failures, paths.aggregateMetrics, paths.batchStatus, paths.attempts, paths.resumeDrift, paths.materializedIds, paths.outcomeIndex]) fs.rmSync(file, { force: true });
   const written = await writeInputs(paths.materializedInputs, rows);
   const ids = `${written.ids.join("\n")}\n`;
   writeFileAtomic(paths.materializedIds, ids);
