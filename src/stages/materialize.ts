@@ -82,17 +82,18 @@ const MATERIALIZE_VERSION = 1;
 export interface Materialization {
   /** sha256 over the input's digest, the options and materialize's version: equal keys, equal rows. */
   key(sourceDigest: string): string;
-  /** Validates the input (errors as `materialize` reports them) and returns its rows on demand. */
+  /** Validates the input (errors as `materialize` reports them) and returns its rows on demand (once: later calls share it). */
   open(): Promise<MaterializedRows>;
 }
 
 export function materialization(source: string, options: MaterializeOptions): Materialization {
+  let opened: Promise<MaterializedRows> | undefined;
   return {
     key: (sourceDigest) => {
       const { warn: _, ...settings } = options;
       return sha256(canonicalJson({ version: MATERIALIZE_VERSION, source: sourceDigest, settings }));
     },
-    open: () => materializeRows(source, options),
+    open: () => (opened ??= materializeRows(source, options)),
   };
 }
 

@@ -97,6 +97,8 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
       shard: keys.task_shard === undefined ? undefined : parseTaskShard(keys.task_shard),
       warn,
     });
+    // A fresh run validates its input before anything is created; a resume only when its saved inventory's key differs.
+    if (!keys.resume_from_cache) await materialized.open();
     const toStdout = output === "-";
     const paths = runPaths(toStdout ? `${(await import("node:os")).tmpdir()}/gym-run-${process.pid}/rollouts.jsonl` : output);
     const stdoutRows = toStdout ? JsonlAppender.open("-") : undefined;
