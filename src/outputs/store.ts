@@ -77,7 +77,8 @@ export function success(attempt: number): Outcome {
 async function scanSuccesses(path: string, outcomeIndex?: string): Promise<[string, number][] | undefined> {
   if (!fs.existsSync(path)) return [];
   if (outcomeIndex) {
-    const rows = await indexedOutcomes(path, outcomeIndex);
+    // A file the scanner refuses (bad bytes, a bad line): the parsing read reports it, as before.
+    const rows = await indexedOutcomes(path, outcomeIndex).catch(() => undefined);
     if (rows) return rows.map((r) => [`${r.task}-${r.rollout}`, r.attempt]);
   }
   const reader = new RowReader({ badLines: "mark" });
