@@ -12,7 +12,7 @@
  * mock (concurrency 256) and prints its throughput per tenth of the run (flat is the goal: no O(n) work per rollout),
  * its peak RSS (goal < 500 MB), then cuts the last tenth of the rollouts file off (as a killed run leaves it) and
  * times `--resume` from its start to its first new rollout on disk (goal < 5 s). GYM_BENCH_BINARY=/path/to/gym runs
- * another build than dist/gym in this mode.
+ * another build than dist/gym in this mode. The RSS is also sampled by phase (start-up, dispatch, end of run).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, truncateSync } from "node:fs";
@@ -160,12 +160,24 @@ async function scaleRun(total: number): Promise<void> {
   let lines = 0;
   let read = 0;
   let first = NaN;
+  // The RSS of the gym process (under /usr/bin/time: its child) by phase: start-up (no row yet), dispatch, the end.
+  const peaks = { startup: 0, dispatch: 0, end: 0 };
+  const rssOf = (): number => {
+    try {
+      const pid = timeTool ? readFileSync(`/proc/${run.pid}/task/${run.pid}/children`, "utf8").trim().split(" ")[0] : String(run.pid);
+      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+    } catch {
+      return 0;
+    }
+  };
   while (!done) {
     await new Promise((r) => setTimeout(r, 200));
     [lines, read] = countLines(output, read, lines);
     const now = (performance.now() - started) / 1000;
     if (lines > 0 && Number.isNaN(first)) first = now;
     while (marks.length < 10 && lines >= ((marks.length + 1) * total) / 10) marks.push(now);
+    const phase = lines === 0 ? "startup" : lines < total ? "dispatch" : "end";
+    peaks[phase] = Math.max(peaks[phase], rssOf());
   }
   const code = await exited;
   const wall = (performance.now() - started) / 1000;
@@ -176,7 +188,7 @@ async function scaleRun(total: number): Promise<void> {
   const rates = marks.map((t, i) => total / 10 / (t - (i === 0 ? first : marks[i - 1]!)));
   console.log(`  throughput per tenth (rollouts/s): ${rates.map((r) => r.toFixed(0)).join(", ")} (the first tenth timed from the first row on disk, ${first.toFixed(2)} s after launch)`);
   console.log(`  last tenth / first tenth: ${((100 * rates[9]!) / rates[0]!).toFixed(0)} % (goal: flat); all ${total.toLocaleString("en-US")} in ${wall.toFixed(1)} s; ${(((user! + system!) * 1000) / total).toFixed(3)} ms CPU per rollout`);
-  console.log(`  peak RSS: ${(rssKb! / 1024).toFixed(0)} MB (goal < 500 MB); load average after: ${load()}`);
+  console.log(`  peak RSS: ${(rssKb! / 1024).toFixed(0)} MB (goal < 500 MB; sampled every 0.2 s: start-up ${peaks.startup.toFixed(0)}, dispatch ${peaks.dispatch.toFixed(0)}, end ${peaks.end.toFixed(0)} MB); load average after: ${load()}`);
   // A killed run: the last tenth of the rollouts is not on disk. --resume reads the inventory and dispatches it again.
   const text = readFileSync(output);
   let cut = 0;

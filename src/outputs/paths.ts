@@ -5,6 +5,10 @@ export interface RunPaths {
   /** `<stem>.jsonl`: one row per successful attempt. */
   rollouts: string;
   materializedInputs: string;
+  /** `<stem>_materialized_ids.txt`: the identity of each materialized row, one a line (a resume's inventory without reading the rows). */
+  materializedIds: string;
+  /** `<stem>_outcomes.idx`: each rollout row's end offset, identity and attempt (outputs/outcome-index.ts). */
+  outcomeIndex: string;
   failures: string;
   aggregateMetrics: string;
   manifest: string;
@@ -33,6 +37,8 @@ export function runPaths(output: string): RunPaths {
   return {
     rollouts: output.endsWith(".jsonl") ? output : at(".jsonl"),
     materializedInputs: at("_materialized_inputs.jsonl"),
+    materializedIds: at("_materialized_ids.txt"),
+    outcomeIndex: at("_outcomes.idx"),
     failures: at("_failures.jsonl"),
     aggregateMetrics: at("_aggregate_metrics.json"),
     manifest: at("_manifest.json"),

@@ -88,3 +88,44 @@ test("NEMO_GYM_MAX_ROLLOUT_ATTEMPTS: default 3, invalid values warn and fall bac
   expect(maxRolloutAttempts((m) => warnings.push(m), { NEMO_GYM_MAX_ROLLOUT_ATTEMPTS: "x" })).toBe(3);
   expect(warnings.length).toBe(2);
 });
+
+describe("loadStore: the identity scan (no rows built) matches the parsing read", () => {
+  const parsed = (r: string, f: string) => loadStore(r, f, new Map(), false, { rollout: () => {} });
+  const same = async (r: string, f: string) => {
+    const scan = await loadStore(r, f, new Map());
+    expect([...scan]).toEqual([...(await parsed(r, f))]);
+    return scan;
+  };
+
+  test("plain rows: identities, attempts, newest attempt, nested look-alike keys ignored", async () => {
+    const { r, f } = files(
+      [
+        { response: { _ng_task_index: 9, _ng_attempt_index: 5 }, _ng_task_index: 0, _ng_rollout_index: 0, reward: 1 },
+        { _ng_task_index: 0, _ng_rollout_index: 0, _ng_attempt_index: 2, reward: 0, text: "_ng_task_index\":7" },
+        { _ng_task_index: 0, _ng_rollout_index: 1, _ng_attempt_index: 1 },
+        { _ng_rollout_index: 3 },
+      ],
+      [{ _ng_task_index: 0, _ng_rollout_index: 1, _ng_attempt_index: 2, _ng_failure_class: "agent_run_error" }],
+    );
+    const store = await same(r, f);
+    expect(store.get("0-0")).toEqual({ kind: "success", attempt: 2 });
+    expect(store.get("0-1")?.kind).toBe("failure");
+    expect(store.get("undefined-3")).toEqual({ kind: "success", attempt: 0 });
+  });
+
+  test("odd rows (a string index, a float attempt, a null index) keep the identities JSON.parse gives them", async () => {
+    const { r, f } = files([{ _ng_task_index: 1, _ng_rollout_index: 0 }], []);
+    writeFileSync(r, `{"_ng_task_index":"4","_ng_rollout_index":0}\n{"_ng_task_index":5,"_ng_rollout_index":0,"_ng_attempt_index":1.0}\n{"_ng_task_index":null,"_ng_rollout_index":0}\n`);
+    const store = await same(r, f);
+    expect(store.get("4-0")).toEqual({ kind: "success", attempt: 0 });
+    expect(store.get("5-0")).toEqual({ kind: "success", attempt: 1 });
+    expect(store.get("null-0")?.kind).toBe("success");
+  });
+
+  test("a torn last line is passed over, as the parsing read passes over it", async () => {
+    const { r, f } = files([{ _ng_task_index: 0, _ng_rollout_index: 0 }], [], '{"_ng_task_index":1,"_ng_rollout_ind');
+    const store = await same(r, f);
+    expect(store.has("1-undefined")).toBe(false);
+    expect(store.size).toBe(1);
+  });
+});

@@ -1,6 +1,8 @@
 /** The Store: "newest attempt wins" over the rollouts file, the failures sidecar and the attempt reservations. */
 import * as fs from "node:fs";
 import { readJsonl, type Row } from "../jsonl/read.ts";
+import { RowReader, UNREADABLE } from "../jsonl/rows.ts";
+import { indexedOutcomes } from "./outcome-index.ts";
 import { identityKey } from "./paths.ts";
 
 /** What is known about one rollout identity: a compact record, never the row payload. */
@@ -32,7 +34,7 @@ export interface StoreReaders {
   failure?: (row: Row) => void;
 }
 
-export async function loadStore(rolloutsPath: string, failuresPath: string, reserved: Map<string, number>, retryTerminalTimeouts = false, readers: StoreReaders = {}): Promise<Map<string, Outcome>> {
+export async function loadStore(rolloutsPath: string, failuresPath: string, reserved: Map<string, number>, retryTerminalTimeouts = false, readers: StoreReaders = {}, outcomeIndex?: string): Promise<Map<string, Outcome>> {
   const store = new Map<string, Outcome>();
   const offer = (id: string, outcome: Outcome) => {
     const current = store.get(id);
@@ -44,9 +46,14 @@ export async function loadStore(rolloutsPath: string, failuresPath: string, rese
     if (isEvidenceRow(value)) continue;
     offer(identityKey(value), failureOutcome(value, retryTerminalTimeouts));
   }
-  for await (const { value, line } of readIfExists(rolloutsPath)) {
-    readers.rollout?.(value, line);
-    offer(identityKey(value), { kind: "success", attempt: attemptOf(value) });
+  // Nothing else reads the rollouts: their identities and attempts come from a scan that builds no row.
+  const scanned = readers.rollout ? undefined : await scanSuccesses(rolloutsPath, outcomeIndex);
+  if (scanned) for (const [id, attempt] of scanned) offer(id, success(attempt));
+  else {
+    for await (const { value, line } of readIfExists(rolloutsPath)) {
+      readers.rollout?.(value, line);
+      offer(identityKey(value), success(attemptOf(value)));
+    }
   }
   for (const [id, attempt] of reserved) {
     const current = store.get(id);
@@ -54,6 +61,47 @@ export async function loadStore(rolloutsPath: string, failuresPath: string, rese
   }
   return store;
 }
+
+const SUCCESSES: Outcome[] = [];
+/** The success outcome of an attempt: one shared object per attempt number (a million successes, no million objects). */
+export function success(attempt: number): Outcome {
+  return attempt < 64 && Number.isInteger(attempt) && attempt >= 0 ? (SUCCESSES[attempt] ??= Object.freeze({ kind: "success", attempt }) as Outcome) : { kind: "success", attempt };
+}
+
+/**
+ * The (identity, attempt) of every row of a rollouts file, in file order, from the row scanner reading only the
+ * top-level numbers (no string, no nested value is built). Undefined when a row is anything but plain (a line that
+ * is not an object, an index or attempt that is not a plain JSON integer): the caller then parses the file as before,
+ * so odd rows keep their identities and errors exactly.
+ */
+async function scanSuccesses(path: string, outcomeIndex?: string): Promise<[string, number][] | undefined> {
+  if (!fs.existsSync(path)) return [];
+  if (outcomeIndex) {
+    // A file the scanner refuses (bad bytes, a bad line): the parsing read reports it, as before.
+    const rows = await indexedOutcomes(path, outcomeIndex).catch(() => undefined);
+    if (rows) return rows.map((r) => [`${r.task}-${r.rollout}`, r.attempt]);
+  }
+  const reader = new RowReader({ badLines: "mark" });
+  const out: [string, number][] = [];
+  try {
+    for await (const { rows } of reader.batches(path)) {
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        const task = row._ng_task_index;
+        const rollout = row._ng_rollout_index;
+        const attempt = row._ng_attempt_index;
+        if (row === UNREADABLE || !plain(task) || !plain(rollout) || !(attempt === undefined || (typeof attempt === "number" && Number.isSafeInteger(attempt)))) return undefined;
+        out.push([`${task}-${rollout}`, (attempt as number | undefined) ?? 0]);
+      }
+    }
+  } catch {
+    return undefined; // a torn tail or a bad line: the parsing read decides, as before
+  }
+  return out;
+}
+
+/** undefined or an integer the scanner gave as a plain number (as JSON.parse gives it). */
+const plain = (v: unknown) => v === undefined || (typeof v === "number" && Number.isSafeInteger(v));
 
 function failureOutcome(row: Row, retryTerminalTimeouts: boolean): Outcome {
   const attempt = attemptOf(row);

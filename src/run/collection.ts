@@ -1,6 +1,6 @@
 /** runCollection: the durable `gym eval run` — lock, inventory, dispatch, route every outcome to disk, score, exit code. */
 import * as fs from "node:fs";
-import type { Row } from "../jsonl/read.ts";
+import { readJsonl, type Row } from "../jsonl/read.ts";
 import { CoalescingAppender, JsonlAppender, toJsonLine } from "../jsonl/write.ts";
 import type { ServerDirectory } from "../servers/client.ts";
 import { collect, type CollectEvent, type DispatchRequest } from "../stages/collect.ts";
@@ -12,7 +12,7 @@ import { identityKey, type RunPaths } from "../outputs/paths.ts";
 import { prepareRun } from "./prepare.ts";
 import { Progress } from "./progress.ts";
 import { rolloutLine } from "./rollout-line.ts";
-import { scoreRun, writeAggregateMetrics } from "./score.ts";
+import { scoreRun, writeAggregateMetrics, WrittenRollouts } from "./score.ts";
 import type { RunSettings } from "./settings.ts";
 import { StatusWriter } from "./status.ts";
 import { Budget, callsSpent, type BudgetLimits } from "./budget.ts";
@@ -21,15 +21,18 @@ import { CostTally, costFilePath, formatUsd, priceTable, type PriceTable, type R
 import { LiveHealthCheck } from "../stages/health-check/live.ts";
 import type { QualitySummary } from "../stages/health-check/tally.ts";
 import { RunCostTally } from "./run-cost.ts";
+import { MemoryBound } from "../runtime/memory.ts";
+import { OutcomeIndexWriter } from "../outputs/outcome-index.ts";
 import { collectGarbage } from "../runtime/gc.ts";
 import { writeJsonAtomic } from "../jsonl/write.ts";
 import { EXIT } from "../errors.ts";
-import { eligibility, loadStore, maxRolloutAttempts, type Outcome } from "../outputs/store.ts";
+import { eligibility, loadStore, maxRolloutAttempts, success, type Outcome } from "../outputs/store.ts";
+import type { Materialization } from "../stages/materialize.ts";
 
 export interface CollectionOptions {
   paths: RunPaths;
   inputPath: string;
-  materialized: Row[];
+  materialized: Materialization;
   settings: RunSettings;
   agents: ServerDirectory;
   /** Also stream successful rows here (`--output -`). */
@@ -112,11 +115,15 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     budget = new Budget(options.budget, prices, tally); // the budget adds this invocation's rows to `tally`
   }
   const wholeCost = new RunCostTally(prices);
-  const health = options.stdoutRows ? undefined : new LiveHealthCheck(paths.rollouts);
+  let health = options.stdoutRows ? undefined : new LiveHealthCheck(paths.rollouts);
+  // A resume over rows on disk without a budget starts dispatching at once: the store's pass only scans their
+  // identities, and the health check and the cost read the finished file once at the end (old rows, then new, in
+  // file order: the same reports). A budget needs the earlier spend before the first dispatch, so it parses them now.
+  const deferred = inventory.resumed && !budget && hasBytes(paths.rollouts);
   let store: Map<string, Outcome>;
   try {
     store = await loadStore(paths.rollouts, paths.failures, reserved, options.retryTerminalTimeouts, {
-      rollout: (row, line) => {
+      rollout: deferred ? undefined : (row, line) => {
         budget?.seed(row); // a budget is for the whole run: what earlier invocations spent counts
         wholeCost.add(row, "rollout");
         health?.addRead(row, line);
@@ -125,22 +132,30 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
         budget?.seed(row);
         wholeCost.add(row, "failure");
       },
-    });
+    }, paths.outcomeIndex);
   } catch (error) {
     health?.abort();
     throw error;
   }
-  const expected = inventory.rows.map(identityKey);
+  for (const [id, attempt] of reserved) {
+    const o = store.get(id);
+    if (o?.kind === "success" && o.attempt >= attempt) reserved.delete(id);
+  }
+  const expected = inventory.ids;
   const plan = planDispatch(inventory.rows, expected, store, maxAttempts, options.dispatchLongestFirst);
-  if (inventory.resumed) log.info(resumeSummary(inventory.rows.length, store, plan.length, maxAttempts, expected));
-  else log.info(`Collecting ${plan.length} rollouts (${new Set(inventory.rows.map((r) => r._ng_task_index)).size} tasks) at concurrency ${options.concurrency}.`);
+  if (inventory.resumed) log.info(resumeSummary(expected.length, store, plan.length, maxAttempts, expected));
+  else log.info(`Collecting ${plan.length} rollouts (${inventory.tasks} tasks) at concurrency ${options.concurrency}.`);
 
   const status = new StatusWriter(paths.batchStatus, expected, store, !!options.disableAggregation);
   status.touch(true);
   // The rollouts file exists from here on, even if no rollout succeeds: recovery (`reverify --judge-failed-only`)
   // and every reader expect the run's own file, empty or not.
+  // A run that starts with no rollouts on disk keeps its metric input as it writes the rows (scoring reads nothing back).
+  const written = !options.disableAggregation && !hasBytes(paths.rollouts) ? new WrittenRollouts() : undefined;
   fs.closeSync(fs.openSync(paths.rollouts, "a"));
   const rollouts = CoalescingAppender.open(paths.rollouts);
+  // After each row, its record in the outcome index (when the index covers the file: a resume then reads no row).
+  const outcomeIndex = OutcomeIndexWriter.open(paths.outcomeIndex, paths.rollouts);
   const failures = CoalescingAppender.open(paths.failures);
   const journal = AttemptJournal.open(paths.attempts);
   const latency = new LatencyTracker();
@@ -182,20 +197,31 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
         else tally.add(event.row);
       } else budget?.finished();
       const outcome = await persist(event);
-      // Each rollout leaves its answer objects behind; the engine lets that garbage pile up to GBs over a long run
-      // before it collects. A full collection once the RSS passes a bound keeps the peak flat; short runs never pay.
+      // Each rollout leaves its answer objects behind: a full collection once the RSS passes a bound keeps the peak flat.
       if (++sinceGc >= 4096) (sinceGc = 0), memory.check();
-      if (outcome) store.set(event.request.id, outcome);
+      if (outcome) {
+        const id = event.request.id;
+        status.changed(store.get(id), outcome);
+        store.set(id, outcome);
+        // A rollout done is never dispatched again: its reservation says nothing more (the manifest keeps the others).
+        if (outcome.kind === "success" && outcome.attempt >= (reserved.get(id) ?? Infinity)) reserved.delete(id);
+      }
       status.touch(event.kind === "success" && progressed === false);
       if (event.kind === "success" || (event.kind === "failure" && outcome?.kind === "failure" && outcome.terminal)) progressed = true;
     }
     failures.flush(); // the health summary reads the failures sidecar (for missing rollouts)
+    collectGarbage(); // the last rollouts' garbage goes before the summary's reads
+    if (deferred) {
+      await rollouts.flush();
+      health = await readRolloutsBack(paths.rollouts, health, wholeCost);
+    }
     healthReport = await finishHealth(health);
     healthDone = true;
   } finally {
     options.signal?.removeEventListener("abort", onOuterAbort);
     progress.finish();
     await Promise.all([rollouts.close(), failures.close(), journal.close()]);
+    outcomeIndex?.close();
     // Fold the reservations into the manifest, then empty the journal (a crash in between only repeats them).
     writeManifest(paths.manifest, foldReservations(inventory.manifest, reserved));
     fs.rmSync(paths.attempts, { force: true });
@@ -210,12 +236,17 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     const attempt = event.request.attempt;
     switch (event.kind) {
       case "success":
-        rollouts.writeLine(rolloutLine(event.row));
-        wholeCost.add(event.row, "rollout");
-        health?.add(event.row);
-        await options.stdoutRows?.writeLine(rolloutLine(event.row));
+        const line = rolloutLine(event.row);
+        rollouts.writeLine(line);
+        outcomeIndex?.add(event.row, Buffer.byteLength(line));
+        written?.add(line);
+        if (!deferred) {
+          wholeCost.add(event.row, "rollout");
+          health?.add(event.row);
+        }
+        await options.stdoutRows?.writeLine(line);
         progress.success(event.row.reward);
-        return { kind: "success", attempt };
+        return success(attempt);
       case "failure": {
         failures.writeLine(toJsonLine(event.row));
         wholeCost.add(event.row, "failure");
@@ -271,11 +302,13 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   const scored = await scoreRun({
     rolloutsPath: paths.rollouts,
     failuresPath: paths.failures,
+    expected,
     materialized: inventory.rows,
     store,
     countFailureClassesAsZero: options.countFailureClassesAsZero ?? [],
     countMissingRolloutsAsZero: !!options.countMissingRolloutsAsZero && !options.disableAggregation,
     countOnly: !!options.disableAggregation,
+    written,
   });
   Object.assign(result, { scored: scored.scored, counted: scored.counted, imputed: scored.imputed });
   if (!options.disableAggregation && scored.rows.length > 0) {
@@ -299,14 +332,22 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   return result;
 }
 
-/** Collects garbage when the RSS passes its bound; the bound then rises to 1.5× what stays (no collection per check). */
-class MemoryBound {
-  private bound = 384 * 2 ** 20;
-  check(): void {
-    if (process.memoryUsage().rss < this.bound) return;
-    collectGarbage();
-    this.bound = Math.max(this.bound, 1.5 * process.memoryUsage().rss);
+/** A resumed run's rollouts file, old rows and new, read once: into the health check and the cost, in file order. */
+async function readRolloutsBack(file: string, health: LiveHealthCheck | undefined, cost: RunCostTally): Promise<LiveHealthCheck | undefined> {
+  try {
+    for await (const { value, line } of readJsonl(file, { allowTruncatedTail: true })) {
+      cost.add(value, "rollout");
+      health?.addRead(value, line);
+    }
+  } catch (error) {
+    health?.abort();
+    throw error;
   }
+  return health;
+}
+
+function hasBytes(file: string): boolean {
+  return (fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0;
 }
 
 /** The writer-fed health report: the summary, or why there is none (an empty file, as `healthCheck()` says it). */
@@ -334,22 +375,53 @@ function liveCost(tally: CostTally, budget: Budget | undefined, counts: { done: 
   return ` ${spent.toLocaleString("en-US")} tokens${more !== undefined ? ` (~${Math.round(spent + more).toLocaleString("en-US")} projected)` : ""}`;
 }
 
-/** The rows to dispatch now, with their attempt numbers; longest-first on resume when asked. */
-function planDispatch(rows: Row[], ids: string[], store: Map<string, Outcome>, maxAttempts: number, longestFirst?: boolean): DispatchRequest[] {
-  const plan: (DispatchRequest & { elapsed?: number })[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    const id = ids[i]!; // identityKey(row), made once for the run (a million rows: a million strings fewer)
-    const outcome = store.get(id);
+/** The rows to dispatch now (read from the inputs file as dispatch asks for them), with their attempt numbers. */
+interface DispatchPlan extends Iterable<DispatchRequest> {
+  readonly length: number;
+}
+
+/**
+ * The rows to dispatch now, with their attempt numbers, decided from the store as it is before dispatch; longest-first
+ * on resume when asked (rows whose earlier attempt took longest first). Only the decisions are held (a number per
+ * row); the rows themselves are read back from the inputs file as dispatch pulls them.
+ */
+function planDispatch(rows: () => Iterable<Row>, ids: string[], store: Map<string, Outcome>, maxAttempts: number, longestFirst?: boolean): DispatchPlan {
+  const attempts = new Int32Array(ids.length).fill(-1);
+  const elapsed = new Map<number, number>();
+  let length = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const outcome = store.get(ids[i]!);
     const decision = eligibility(outcome, maxAttempts);
-    if (decision === "run") plan.push({ id, row, attempt: outcome ? outcome.attempt + 1 : 0 });
+    if (decision === "run") attempts[i] = outcome ? outcome.attempt + 1 : 0;
     else if (decision === "retry" || decision === "replay") {
-      plan.push({ id, row, attempt: outcome!.attempt + 1, elapsed: outcome!.kind === "failure" ? outcome!.elapsed : undefined });
-    }
+      attempts[i] = outcome!.attempt + 1;
+      if (longestFirst && outcome!.kind === "failure" && outcome!.elapsed !== undefined && outcome!.elapsed > 0) elapsed.set(i, outcome!.elapsed);
+    } else continue;
+    length++;
   }
-  if (!longestFirst) return plan;
-  const known = plan.filter((p) => p.elapsed !== undefined && p.elapsed > 0).sort((a, b) => b.elapsed! - a.elapsed!);
-  return [...known, ...plan.filter((p) => !(p.elapsed !== undefined && p.elapsed > 0))];
+  // Longest first: those rows (a few failures) are read up front, sorted by their elapsed time (stable), then the rest in order.
+  const first = [...elapsed].sort((a, b) => b[1] - a[1]).map(([i]) => i);
+  return {
+    length,
+    *[Symbol.iterator]() {
+      if (first.length > 0) {
+        const picked = new Map<number, Row>();
+        let i = 0;
+        for (const row of rows()) {
+          if (elapsed.has(i)) picked.set(i, row);
+          if (picked.size === elapsed.size) break;
+          i++;
+        }
+        for (const p of first) yield { id: ids[p]!, row: picked.get(p)!, attempt: attempts[p]! };
+      }
+      let i = 0;
+      for (const row of rows()) {
+        if (i >= ids.length) break;
+        if (attempts[i]! >= 0 && !elapsed.has(i)) yield { id: ids[i]!, row, attempt: attempts[i]! };
+        i++;
+      }
+    },
+  };
 }
 
 function resumeSummary(total: number, store: Map<string, Outcome>, toRun: number, maxAttempts: number, expected: string[]): string {

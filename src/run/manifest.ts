@@ -5,6 +5,7 @@ import { GymError } from "../errors.ts";
 import { readJsonl } from "../jsonl/read.ts";
 import { JsonlAppender } from "../jsonl/write.ts";
 import { writeFileAtomic } from "../runtime/files.ts";
+import type { InputsFile } from "./inputs.ts";
 
 export interface RunManifest {
   schema_version: 2;
@@ -23,6 +24,8 @@ export interface RunManifest {
   next_attempt: Record<string, number>;
   legacy_import: boolean;
   identity_overridden: boolean;
+  /** The materialized inputs file as written (its bytes' sha256, size, mtime): a resume whose rows hash the same skips re-reading it. */
+  materialized_file?: InputsFile;
 }
 
 export function newManifest(fields: Pick<RunManifest, "source_digest" | "materialized_digest" | "config_digest" | "semantic_settings" | "operational_settings">): RunManifest {

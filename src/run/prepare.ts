@@ -3,9 +3,13 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { GymError } from "../errors.ts";
 import { readRows, type Row } from "../jsonl/read.ts";
-import { toJsonLine, toJsonLines } from "../jsonl/write.ts";
-import { readBytes, writeFileAtomic } from "../runtime/files.ts";
-import { digestBuilder, sharedCanonicalJson } from "../outputs/digest.ts";
+import { toJsonLine } from "../jsonl/write.ts";
+import { readBytes } from "../runtime/files.ts";
+import { identityKey } from "../outputs/paths.ts";
+import type { Materialization, MaterializedRows } from "../stages/materialize.ts";
+import { sha256 } from "../outputs/digest.ts";
+import { writeFileAtomic } from "../runtime/files.ts";
+import { type InputsFile, inputsUnchanged, type InputsPass, MaterializedDigest, passInputs, readInputRows, writeInputs } from "./inputs.ts";
 import { newManifest, readManifest, writeManifest, type RunManifest } from "./manifest.ts";
 import type { RunPaths } from "../outputs/paths.ts";
 import { repairTornTail } from "../outputs/repair.ts";
@@ -13,15 +17,19 @@ import { changedSettings, configDigest, type RunSettings } from "./settings.ts";
 
 export interface Inventory {
   manifest: RunManifest;
-  /** The rows this run dispatches from: freshly materialized, or the saved file on resume. */
-  rows: Row[];
+  /** The identity (`task-rollout`) of every row this run covers, in the materialized order. */
+  ids: string[];
+  /** Distinct tasks among them. */
+  tasks: number;
+  /** The rows this run dispatches from, read back from the materialized inputs file one at a time. */
+  rows: () => Generator<Row>;
   resumed: boolean;
 }
 
 export interface PrepareOptions {
   paths: RunPaths;
   inputPath: string;
-  materialized: Row[];
+  materialized: Materialization;
   settings: RunSettings;
   resume: boolean;
   allowUnsafeResume: boolean;
@@ -36,34 +44,25 @@ export async function fileDigest(path: string): Promise<string> {
   return hash.digest("hex");
 }
 
+/** sha256 of the canonical JSON of the row list (the manifest's materialized_digest). */
 export function materializedDigest(rows: Row[]): string {
-  const digest = digestBuilder();
-  // The same text as "[" + rows joined by "," + "]", hashed in pieces of ~64k characters (one update per row costs more).
-  // Shared values (a task's repeats are neighbours) are made once per few thousand rows: a memo for the whole
-  // run would keep the text of every task until the end (hundreds of MB at a million rollouts).
-  let canonicalJson = sharedCanonicalJson();
-  let pending = "[";
-  for (let i = 0; i < rows.length; i++) {
-    if (i % 4096 === 0 && i > 0) canonicalJson = sharedCanonicalJson();
-    pending += `${i ? "," : ""}${canonicalJson(rows[i])}`;
-    if (pending.length >= 65536) {
-      digest.add(pending);
-      pending = "";
-    }
-  }
-  digest.add(`${pending}]`);
+  const digest = new MaterializedDigest();
+  for (const row of rows) digest.add(row);
   return digest.hex();
 }
+
+/** The current run's digests; the materialized one is made in the pass that needs it (write, or resume check). */
+type Current = Omit<Parameters<typeof newManifest>[0], "materialized_digest"> & { key: string };
 
 export async function prepareRun(options: PrepareOptions): Promise<Inventory> {
   const { paths } = options;
   const sourceDigest = await fileDigest(options.inputPath);
-  const current = {
+  const current: Current = {
     source_digest: sourceDigest,
-    materialized_digest: materializedDigest(options.materialized),
     config_digest: configDigest(options.settings),
     semantic_settings: options.settings.semantic,
     operational_settings: options.settings.operational,
+    key: options.materialized.key(sourceDigest),
   };
   if (options.resume) {
     const saved = readManifest(paths.manifest);
@@ -81,11 +80,6 @@ export async function prepareRun(options: PrepareOptions): Promise<Inventory> {
   return freshRun(options, current);
 }
 
-/** `toJsonLines(rows)` in pieces of a few thousand rows (a task's repeats, which share values, are neighbours). */
-function* jsonLinePieces(rows: Row[]): Generator<string> {
-  for (let i = 0; i < rows.length; i += 4096) yield toJsonLines(rows.slice(i, i + 4096));
-}
-
 function hasBytes(path: string): boolean {
   try {
     return fs.statSync(path).size > 0;
@@ -94,32 +88,85 @@ function hasBytes(path: string): boolean {
   }
 }
 
-function freshRun(options: PrepareOptions, digests: Parameters<typeof newManifest>[0]): Inventory {
+async function freshRun(options: PrepareOptions, current: Current): Promise<Inventory> {
   const { paths } = options;
+  const { key, ...digests } = current;
+  const rows = await options.materialized.open(); // validates the whole input before anything is removed
   // The manifest goes first and comes back last: a crash in between leaves no manifest, so no resume trusts a half-made inventory.
-  for (const file of [paths.manifest, paths.rollouts, paths.failures, paths.aggregateMetrics, paths.batchStatus, paths.attempts, paths.resumeDrift]) fs.rmSync(file, { force: true });
-  writeFileAtomic(paths.materializedInputs, jsonLinePieces(options.materialized));
-  const manifest = newManifest(digests);
+  for (const file of [paths.manifest, paths.rollouts, paths.failures, paths.aggregateMetrics, paths.batchStatus, paths.attempts, paths.resumeDrift, paths.materializedIds, paths.outcomeIndex]) fs.rmSync(file, { force: true });
+  const written = await writeInputs(paths.materializedInputs, rows);
+  const ids = `${written.ids.join("\n")}\n`;
+  writeFileAtomic(paths.materializedIds, ids);
+  const file: InputsFile = { ...written.file, key, rows: written.ids.length, ids_sha256: sha256(ids) };
+  const manifest = { ...newManifest({ ...digests, materialized_digest: written.digest }), materialized_file: file };
   writeManifest(paths.manifest, manifest);
-  return { manifest, rows: options.materialized, resumed: false };
+  return { manifest, ids: written.ids, tasks: written.tasks, rows: () => readInputRows(paths.materializedInputs), resumed: false };
 }
 
-async function resumeRun(options: PrepareOptions, saved: RunManifest, current: Parameters<typeof newManifest>[0]): Promise<Inventory> {
+/**
+ * The saved inventory's identities without materializing anything: when the current input and settings have the
+ * key the run was materialized under (same input bytes, same options, same materialize), its rows are the saved
+ * ones, so only the files need checking (the inputs file still the recorded one, the identities file hashing as
+ * recorded). Undefined otherwise: the current rows are then made and compared.
+ */
+function savedIdentities(paths: RunPaths, saved: RunManifest, key: string): string[] | undefined {
+  const file = saved.materialized_file;
+  if (!file?.key || file.key !== key || file.ids_sha256 === undefined) return undefined;
+  const stat = fs.statSync(paths.materializedInputs, { throwIfNoEntry: false });
+  if (!stat || stat.size !== file.size || stat.mtimeMs !== file.mtime_ms) return undefined;
+  let text: string;
+  try {
+    text = fs.readFileSync(paths.materializedIds, "utf8");
+  } catch {
+    return undefined;
+  }
+  if (sha256(text) !== file.ids_sha256) return undefined;
+  const ids = text.split("\n");
+  ids.pop();
+  return ids.length === file.rows ? ids : undefined;
+}
+
+/**
+ * Whether the saved materialized inputs are what the current settings materialize, and unedited: the current rows'
+ * JSON lines hash to the bytes the manifest recorded, and the file still has those bytes. Then neither the saved
+ * rows nor the canonical digests need computing. Undefined when that does not hold (or the manifest predates the
+ * record): the full comparison then says what differs.
+ */
+async function sameInputs(rows: MaterializedRows, paths: RunPaths, saved: RunManifest): Promise<InputsPass | undefined> {
+  const file = saved.materialized_file;
+  if (!file) return undefined;
+  const pass = await passInputs(rows);
+  if (pass.sha256 !== file.sha256 || !(await inputsUnchanged(paths.materializedInputs, file))) return undefined;
+  return pass;
+}
+
+async function resumeRun(options: PrepareOptions, saved: RunManifest, current: Current): Promise<Inventory> {
   const { paths } = options;
   if (!fs.existsSync(paths.materializedInputs)) {
     throw new GymError("E_RESUME_DRIFT", `Cannot resume: the run manifest exists but ${paths.materializedInputs} is missing.`, {
       hint: "Restore the file, or start a fresh run without --resume.",
     });
   }
-  const savedRows: Row[] = [];
-  for await (const row of readRows(paths.materializedInputs)) savedRows.push(row);
   const problems: string[] = [];
   if (saved.legacy_import) problems.push("the saved manifest is a legacy import");
   if (saved.identity_overridden) problems.push("the run's identity was overridden before (allow_unsafe_resume)");
-  if (materializedDigest(savedRows) !== saved.materialized_digest) problems.push(`${paths.materializedInputs} no longer matches the manifest (edited after the run started)`);
+  let ids = savedIdentities(paths, saved, current.key);
+  let tasks = 0;
+  let materializedDigestNow = saved.materialized_digest;
+  const rows = ids ? undefined : await options.materialized.open();
+  const same = rows ? await sameInputs(rows, paths, saved) : undefined;
+  if (same) ({ ids, tasks } = same);
+  else if (rows) {
+    const savedRows: Row[] = [];
+    for await (const row of readRows(paths.materializedInputs)) savedRows.push(row);
+    if (materializedDigest(savedRows) !== saved.materialized_digest) problems.push(`${paths.materializedInputs} no longer matches the manifest (edited after the run started)`);
+    ids = savedRows.map(identityKey);
+    tasks = new Set(savedRows.map((r) => r._ng_task_index)).size;
+    materializedDigestNow = (await passInputs(rows, { canonical: true })).digest!;
+  }
   if (current.source_digest !== saved.source_digest) problems.push("the input dataset changed");
   const semantic = changedSettings(saved.semantic_settings, current.semantic_settings);
-  if (current.materialized_digest !== saved.materialized_digest && semantic.length === 0) problems.push("the materialized rows differ (limit, repeats, prompt or routing)");
+  if (materializedDigestNow !== saved.materialized_digest && semantic.length === 0) problems.push("the materialized rows differ (limit, repeats, prompt or routing)");
   if (semantic.length > 0) problems.push(`settings that change results differ: ${semantic.join(", ")}`);
   let manifest = saved;
   if (problems.length > 0) {
@@ -143,5 +190,5 @@ async function resumeRun(options: PrepareOptions, saved: RunManifest, current: P
     if (dropped > 0) options.warn(`Repaired ${file}: dropped a torn last line (${dropped} bytes) left by an interrupted write.`);
   }
   writeManifest(paths.manifest, manifest);
-  return { manifest, rows: savedRows, resumed: true };
+  return { manifest, ids: ids!, tasks, rows: () => readInputRows(paths.materializedInputs), resumed: true };
 }

@@ -14,12 +14,44 @@ import { attemptOf, isEvidenceRow, type Outcome } from "../outputs/store.ts";
 export interface ScoreOptions {
   rolloutsPath: string;
   failuresPath: string;
-  materialized: Row[];
+  /** The identities of the materialized rows, in order. */
+  expected: string[];
+  /** The materialized rows (read again only to impute missing rollouts). */
+  materialized: () => Iterable<Row>;
   store: Map<string, Outcome>;
   countFailureClassesAsZero: string[];
   countMissingRolloutsAsZero: boolean;
   /** Only count (aggregation disabled): the files are not read again. */
   countOnly?: boolean;
+  /** The rollout rows as the writer appended them (a run that started with an empty rollouts file): not read again. */
+  written?: WrittenRollouts;
+}
+
+/**
+ * The metric input of the rollouts a run appends, kept as it writes them: each line read back as the file's
+ * reader would (Python-typed), stripped to what aggregation sees, the newest attempt per identity. With every
+ * row of the file given here, `scoreRun` need not read the rollouts file at the end; its selection is the same.
+ */
+export class WrittenRollouts {
+  private readonly rows = new Map<string, { attempt: number; row: Row }>();
+
+  /** One line just appended to the rollouts file (with its newline). */
+  add(line: string): void {
+    const row = parseRolloutLine(line.endsWith("\n") ? line.slice(0, -1) : line);
+    if (isEvidenceRow(row)) return;
+    const id = identityKey(row);
+    const attempt = attemptOf(row);
+    const kept = this.rows.get(id);
+    // The last row of the newest attempt, as a reader in file order keeps it (a later row of an older attempt never wins).
+    if (!kept || attempt >= kept.attempt) this.rows.set(id, { attempt, row: stripForAggregate(row) });
+  }
+
+  /** The rows `newestRows` would keep from the file. */
+  select(keep: (id: string, attempt: number) => boolean): Map<string, Row> {
+    const out = new Map<string, Row>();
+    for (const [id, { attempt, row }] of this.rows) if (keep(id, attempt)) out.set(id, row);
+    return out;
+  }
 }
 
 export interface ScoredRun {
@@ -33,7 +65,8 @@ export interface ScoredRun {
 /** Builds the metric input from the Store's selection. Neither file is modified: zeros exist only here. */
 export async function scoreRun(options: ScoreOptions): Promise<ScoredRun> {
   if (options.countOnly) return countRun(options);
-  const successes = await newestRows(options.rolloutsPath, (id, row) => options.store.get(id)?.kind === "success" && options.store.get(id)!.attempt === attemptOf(row));
+  const newest = (id: string, attempt: number) => options.store.get(id)?.kind === "success" && options.store.get(id)!.attempt === attempt;
+  const successes = options.written ? options.written.select(newest) : await newestRows(options.rolloutsPath, (id, row) => newest(id, attemptOf(row)));
   const rows = [...successes.values()];
   let counted = 0;
   const classes = new Set(options.countFailureClassesAsZero);
@@ -47,7 +80,7 @@ export async function scoreRun(options: ScoreOptions): Promise<ScoredRun> {
   }
   let imputed = 0;
   if (options.countMissingRolloutsAsZero) {
-    for (const row of options.materialized) {
+    for (const row of options.materialized()) {
       const o = options.store.get(identityKey(row));
       if (o && o.kind !== "missing" && o.kind !== "interrupted") continue;
       rows.push({ _ng_task_index: row._ng_task_index, _ng_rollout_index: row._ng_rollout_index, agent_ref: row.agent_ref, reward: 0 });
@@ -82,8 +115,8 @@ function countRun(options: ScoreOptions): ScoredRun {
   let scored = 0;
   let counted = 0;
   let imputed = 0;
-  for (const row of options.materialized) {
-    const o = options.store.get(identityKey(row));
+  for (const id of options.expected) {
+    const o = options.store.get(id);
     if (o?.kind === "success") scored++;
     else if (o?.kind === "failure" && (classes.has(o.failureClass) || o.countsAsZero)) counted++;
     else if (options.countMissingRolloutsAsZero && (!o || o.kind === "missing" || o.kind === "interrupted")) imputed++;

@@ -39,15 +39,30 @@ export class StatusWriter {
     this.aggregation = disableAggregation ? "deferred" : "pending";
   }
 
+  /** Completed rollouts and failures by class among the expected ones, kept as outcomes change (no pass per write). */
+  private counts: { completed: number; byClass: Record<string, number> } | undefined;
+
+  /** One expected rollout's outcome changed from `before` to `after` (the store already holds `after`). */
+  changed(before: Outcome | undefined, after: Outcome): void {
+    if (!this.counts) return; // counted from the store at the first snapshot
+    this.count(before, -1);
+    this.count(after, 1);
+  }
+
+  private count(o: Outcome | undefined, by: number): void {
+    const counts = this.counts!;
+    if (o?.kind === "success") counts.completed += by;
+    else if (o?.kind === "failure") counts.byClass[o.failureClass] = (counts.byClass[o.failureClass] ?? 0) + by;
+    else if (o?.kind === "interrupted") counts.byClass.kill_shaped = (counts.byClass.kill_shaped ?? 0) + by;
+  }
+
   snapshot(): StemStatus {
-    let completed = 0;
-    const byClass: Record<string, number> = {};
-    for (const id of this.expected) {
-      const o = this.store.get(id);
-      if (o?.kind === "success") completed++;
-      else if (o?.kind === "failure") byClass[o.failureClass] = (byClass[o.failureClass] ?? 0) + 1;
-      else if (o?.kind === "interrupted") byClass.kill_shaped = (byClass.kill_shaped ?? 0) + 1;
+    if (!this.counts) {
+      this.counts = { completed: 0, byClass: {} };
+      for (const id of this.expected) this.count(this.store.get(id), 1);
     }
+    const completed = this.counts.completed;
+    const byClass = Object.fromEntries(Object.entries(this.counts.byClass).filter(([, n]) => n > 0));
     return {
       schema_version: "1",
       updated_at: new Date().toISOString().replace(/\.\d+Z$/, "Z"),

@@ -1,11 +1,14 @@
 /** materialize: dataset rows → rollout requests (task identity, routing, overrides, repeats), as NeMo Gym expands them. */
+import * as fs from "node:fs";
 import { GymError } from "../errors.ts";
+import { isStream } from "../runtime/files.ts";
+import { MemoryBound } from "../runtime/memory.ts";
 import { readLines } from "../jsonl/lines.ts";
 import { issueError, type Row } from "../jsonl/read.ts";
 import { locateJsonError } from "../jsonl/json-error.ts";
 import { refuseTooDeep } from "../jsonl/json-depth.ts";
 import { hasPromptInput, promptMessages, type PromptConfig } from "../datasets/prompt.ts";
-import { sha256 } from "../outputs/digest.ts";
+import { canonicalJson, sha256 } from "../outputs/digest.ts";
 import { closeMatches } from "../text/difflib.ts";
 import { checkResponseCreateParams } from "../protocol/responses.ts";
 
@@ -41,16 +44,158 @@ interface RawTask {
   row: Row;
 }
 
+/** What the validating pass keeps of one task: enough to emit its rows from the input line again. */
+interface TaskPlan {
+  line: number;
+  /** The line's text, kept only when the input cannot be read twice (stdin). */
+  text?: string;
+  agents: string[];
+  repeats: number[];
+  taskIndex: number;
+}
+
+/** The rows a dataset expands to, emitted on demand (each call of `rows()` reads the input again). */
+export interface MaterializedRows {
+  /** How many rows `rows()` yields. */
+  readonly count: number;
+  rows(): AsyncGenerator<Row>;
+}
+
 /**
  * Expands an input JSONL file into materialized rows, validating everything first: prompt conflicts,
  * routing and repeat errors are reported all at once, before a single row is emitted.
  */
 export async function materialize(source: string, options: MaterializeOptions): Promise<Row[]> {
+  const set = await materializeRows(source, options);
+  const out: Row[] = [];
+  for await (const row of set.rows()) out.push(row);
+  return out;
+}
+
+/**
+ * Materialize's behaviour, versioned: part of the materialization key, so a build that expands rows differently
+ * never takes a run's saved inputs for its own. Bump it with any change to what `materialize` emits.
+ */
+const MATERIALIZE_VERSION = 1;
+
+/** A dataset's materialization, not yet made: the key that names its result, and the validating pass that starts it. */
+export interface Materialization {
+  /** sha256 over the input's digest, the options and materialize's version: equal keys, equal rows. */
+  key(sourceDigest: string): string;
+  /** Validates the input (errors as `materialize` reports them) and returns its rows on demand (once: later calls share it). */
+  open(): Promise<MaterializedRows>;
+}
+
+export function materialization(source: string, options: MaterializeOptions): Materialization {
+  let opened: Promise<MaterializedRows> | undefined;
+  return {
+    key: (sourceDigest) => {
+      const { warn: _, ...settings } = options;
+      return sha256(canonicalJson({ version: MATERIALIZE_VERSION, source: sourceDigest, settings }));
+    },
+    open: () => (opened ??= materializeRows(source, options)),
+  };
+}
+
+/**
+ * `materialize` without holding the rows: one pass validates every line (errors as `materialize` reports them)
+ * and keeps a few numbers per task; `rows()` then reads the input again and emits the rows in order. A million
+ * rollouts never exist as a million objects at once. The input must not change in between (checked).
+ */
+export async function materializeRows(source: string, options: MaterializeOptions): Promise<MaterializedRows> {
   const shown = source === "-" ? "<stdin>" : source;
-  const tasks: RawTask[] = [];
+  const stream = isStream(source);
+  const before = stream ? undefined : fs.statSync(source);
+  const taskIndexByText = new Map<string, number>();
+  const plans: TaskPlan[] = [];
+  const conflicts: number[] = [];
+  const routeErrors: { agent: Route }[] = [];
+  const repeatErrors: (number | { error: string })[] = [];
+  const usedAgents = new Set<string>();
+  let firstRowError: unknown;
+  let total = 0;
+  let allTotal = 0;
+  let tasks = 0;
+  const memory = new MemoryBound();
+  for await (const task of readTasks(source, shown, options.limit)) {
+    if (++tasks % 4096 === 0) memory.check(); // each parsed line is garbage once checked
+    if (options.promptConfig && hasPromptInput(task.row)) conflicts.push(task.line);
+    const routes = routeAgents(task, shown, options);
+    const repeats = routes.map((agent) => repeatsFor(agent, task, shown, options));
+    const agents: string[] = [];
+    const counts: number[] = [];
+    routes.forEach((agent, i) => {
+      if (typeof agent === "string") (agents.push(agent), usedAgents.add(agent));
+      else routeErrors.push({ agent });
+      const n = repeats[i]!;
+      if (typeof n === "number") counts.push(n), (allTotal += n);
+      // Errors, and numbers the check after routing refuses, in row order.
+      if (typeof n !== "number" || !Number.isInteger(n) || n < 1) repeatErrors.push(n);
+    });
+    // The row as it will be sent (prompt filled, overrides merged) must be valid create params: the first bad
+    // row is reported once routing is known to be fine, as the emitting loop reports it.
+    if (firstRowError === undefined && !(options.promptConfig && hasPromptInput(task.row))) {
+      try {
+        if (agents.length > 0) buildRow(task, agents[0]!, shown, options);
+      } catch (error) {
+        firstRowError = error;
+      }
+    }
+    const taskIndex = typeof task.row._ng_task_index === "number" ? task.row._ng_task_index : dedupeIndex(taskIndexByText, task.text);
+    const inShard = !options.shard || taskIndex % options.shard.count === options.shard.index;
+    if (inShard) for (const n of counts) total += n;
+    if (inShard) plans.push({ line: task.line, text: stream ? task.text : undefined, agents, repeats: counts, taskIndex });
+  }
+  if (tasks === 0) {
+    throw new GymError("E_INPUT_EMPTY", `${shown} holds no rows (the file is empty or blank): there is nothing to collect.`, {
+      hint: "Pass a dataset with one JSON object per line; nothing was written.",
+    });
+  }
+  if (conflicts.length > 0) promptConflicts(conflicts, shown);
+  reportRoutingErrors(routeErrors, repeatErrors, usedAgents, shown, options);
+  refuseTooMany(allTotal, tasks, options);
+  if (firstRowError !== undefined) throw firstRowError;
+  taskIndexByText.clear();
+
+  return {
+    count: total,
+    async *rows() {
+      const rolloutCounter = new Map<number, number>();
+      let k = 0;
+      const lines = stream ? plans.map((p) => ({ line: p.line, text: p.text!, row: JSON.parse(p.text!) as Row })) : readTasks(source, shown, options.limit);
+      for await (const task of lines) {
+        // Tasks outside the shard were not kept: their lines are passed over.
+        const plan = plans[k];
+        if (plan === undefined || plan.line !== task.line) continue;
+        k++;
+        for (let a = 0; a < plan.agents.length; a++) {
+          const row = buildRow(task, plan.agents[a]!, shown, options);
+          for (let r = 0; r < plan.repeats[a]!; r++) {
+            const rolloutIndex = rolloutCounter.get(plan.taskIndex) ?? 0;
+            rolloutCounter.set(plan.taskIndex, rolloutIndex + 1);
+            const copy: Row = { ...row, _ng_task_index: plan.taskIndex, _ng_rollout_index: rolloutIndex };
+            if (options.addSeed) copy.responses_create_params = seeded(copy.responses_create_params as Row | undefined, rolloutIndex);
+            yield copy;
+          }
+        }
+      }
+      const after = stream ? undefined : fs.statSync(source);
+      if (k !== plans.length || (before && after && (before.size !== after.size || before.mtimeMs !== after.mtimeMs))) {
+        throw new GymError("E_INPUT_SCHEMA", `${shown} changed while the run was reading it (its rows were validated, then read again to be written out).`, {
+          hint: "Leave the dataset alone while `gym eval run` starts, then run again.",
+        });
+      }
+    },
+  };
+}
+
+/** The non-blank lines of the input as parsed objects (up to `limit`), with their field types checked. */
+async function* readTasks(source: string, shown: string, limit: number | undefined): AsyncGenerator<RawTask> {
+  let count = 0;
   for await (const { text, line, terminated } of readLines(source)) {
     if (text.trim() === "") continue;
-    if (options.limit && tasks.length >= options.limit) break;
+    if (limit && count >= limit) break;
+    count++;
     refuseTooDeep(text, `${shown}:${line}`);
     let row: unknown;
     try {
@@ -64,53 +209,30 @@ export async function materialize(source: string, options: MaterializeOptions): 
       throw issueError({ source: shown, line, column: 1, kind: "not-an-object", message: "expected a JSON object" });
     }
     checkRowFields(row as Row, `${shown}:${line}`);
-    tasks.push({ line, text, row: row as Row });
+    yield { line, text, row: row as Row };
   }
-  if (tasks.length === 0) {
-    throw new GymError("E_INPUT_EMPTY", `${shown} holds no rows (the file is empty or blank): there is nothing to collect.`, {
-      hint: "Pass a dataset with one JSON object per line; nothing was written.",
-    });
-  }
-  validatePrompts(tasks, shown, options.promptConfig);
-  // fan_out gives one entry per listed agent; the entries of a task stay adjacent and share its rollout counter.
-  const routed = tasks.flatMap((task) => routeAgents(task, shown, options).map((agent) => ({ task, agent })));
-  const repeats = routed.map(({ task, agent }) => repeatsFor(agent, task, shown, options));
-  reportRoutingErrors(routed, repeats, shown, options);
-  refuseTooMany(repeats as number[], tasks.length, options);
-
-  const taskIndexByText = new Map<string, number>();
-  const rolloutCounter = new Map<number, number>();
-  const out: Row[] = [];
-  routed.forEach(({ task, agent }, i) => {
-    let row: Row = { ...task.row };
-    if (options.promptConfig) {
-      const rcp = { ...((row.responses_create_params as Row | undefined) ?? {}) };
-      rcp.input = promptMessages(options.promptConfig, row, `${shown}:${task.line}`);
-      row.responses_create_params = rcp;
-    }
-    row.agent_ref = { ...((row.agent_ref as Row | undefined) ?? {}), name: agent as string };
-    if (options.responsesCreateParams) {
-      row.responses_create_params = { ...((row.responses_create_params as Row | undefined) ?? {}), ...options.responsesCreateParams };
-    }
-    if (row.responses_create_params !== undefined) checkCreateParams(row.responses_create_params, `${shown}:${task.line}`);
-    const taskIndex = typeof task.row._ng_task_index === "number" ? task.row._ng_task_index : dedupeIndex(taskIndexByText, task.text);
-    if (options.shard && taskIndex % options.shard.count !== options.shard.index) return;
-    for (let k = 0; k < (repeats[i] as number); k++) {
-      const rolloutIndex = rolloutCounter.get(taskIndex) ?? 0;
-      rolloutCounter.set(taskIndex, rolloutIndex + 1);
-      const copy: Row = { ...row, _ng_task_index: taskIndex, _ng_rollout_index: rolloutIndex };
-      if (options.addSeed) copy.responses_create_params = seeded(copy.responses_create_params as Row | undefined, rolloutIndex);
-      out.push(copy);
-    }
-  });
-  return out;
 }
 
-/** A run holds its materialized rows in memory: past this many it refuses up front instead of filling the machine. */
+/** A task's row for one agent: prompt filled, routed, create-params overrides merged and checked. */
+function buildRow(task: RawTask, agent: string, shown: string, options: MaterializeOptions): Row {
+  let row: Row = { ...task.row };
+  if (options.promptConfig) {
+    const rcp = { ...((row.responses_create_params as Row | undefined) ?? {}) };
+    rcp.input = promptMessages(options.promptConfig, row, `${shown}:${task.line}`);
+    row.responses_create_params = rcp;
+  }
+  row.agent_ref = { ...((row.agent_ref as Row | undefined) ?? {}), name: agent };
+  if (options.responsesCreateParams) {
+    row.responses_create_params = { ...((row.responses_create_params as Row | undefined) ?? {}), ...options.responsesCreateParams };
+  }
+  if (row.responses_create_params !== undefined) checkCreateParams(row.responses_create_params, `${shown}:${task.line}`);
+  return row;
+}
+
+/** One run materializes at most this many rollouts (its bookkeeping is per rollout): past it, it refuses up front. */
 export const MAX_MATERIALIZED_ROLLOUTS = 10_000_000;
 
-function refuseTooMany(repeats: number[], tasks: number, options: MaterializeOptions): void {
-  const total = repeats.reduce((a, n) => a + n, 0);
+function refuseTooMany(total: number, tasks: number, options: MaterializeOptions): void {
   if (total <= MAX_MATERIALIZED_ROLLOUTS) return;
   const spec = typeof options.numRepeats === "number" ? `--num-repeats ${options.numRepeats} × ${tasks} task(s)` : `--num-repeats over ${tasks} task(s)`;
   throw new GymError("E_TOO_LARGE", `${spec} is ${total} rollouts; one run materializes at most ${MAX_MATERIALIZED_ROLLOUTS}.`, {
@@ -161,10 +283,7 @@ function dedupeIndex(byText: Map<string, number>, text: string): number {
   return index;
 }
 
-function validatePrompts(tasks: RawTask[], source: string, promptConfig: PromptConfig | undefined): void {
-  if (!promptConfig) return;
-  const conflicts = tasks.filter((t) => hasPromptInput(t.row)).map((t) => t.line);
-  if (conflicts.length === 0) return;
+function promptConflicts(conflicts: number[], source: string): never {
   throw new GymError("E_INPUT_SCHEMA", `${source}: ${conflicts.length} row(s) already have responses_create_params.input, so --prompt-config cannot fill it (lines ${conflicts.slice(0, 20).join(", ")}${conflicts.length > 20 ? ", …" : ""}).`, {
     hint: "Drop --prompt-config to use the rows' own prompts, or remove responses_create_params.input from the input rows.",
   });
@@ -212,8 +331,8 @@ function repeatsFor(agent: Route, task: RawTask, source: string, options: Materi
   return n;
 }
 
-function reportRoutingErrors(routed: { agent: Route }[], repeats: (number | { error: string })[], source: string, options: MaterializeOptions): void {
-  const errors = [...routed.map((r) => r.agent), ...repeats].filter((x): x is { error: string } => typeof x === "object").map((x) => x.error);
+function reportRoutingErrors(routes: { agent: Route }[], repeats: (number | { error: string })[], used: Set<string>, source: string, options: MaterializeOptions): void {
+  const errors = [...routes.map((r) => r.agent), ...repeats].filter((x): x is { error: string } => typeof x === "object").map((x) => x.error);
   if (errors.length > 0) {
     throw new GymError("E_CONFIG", `${errors.length} row(s) of ${source} cannot be routed:\n  - ${errors.slice(0, 10).join("\n  - ")}${errors.length > 10 ? `\n  … and ${errors.length - 10} more` : ""}`, {
       hint: `Pass --agent <name> (configured agents: ${options.knownAgents.join(", ") || "(none)"}), or fix agent_ref.name in the rows.`,
@@ -225,7 +344,6 @@ function reportRoutingErrors(routed: { agent: Route }[], repeats: (number | { er
     }
   }
   if (options.numRepeats && typeof options.numRepeats === "object") {
-    const used = new Set(routed.map((r) => r.agent).filter((a): a is string => typeof a === "string"));
     for (const key of Object.keys(options.numRepeats)) {
       if (key !== "_default" && !used.has(key)) options.warn?.(`num_repeats has an entry for '${key}', which no row is routed to (a typo?).`);
     }

@@ -33,7 +33,7 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
   const { ServerRegistry } = await import("../../../servers/registry.ts");
   const { registryFromHeadServer } = await import("../../../servers/remote.ts");
   const { agentNames, collectionSettings, concurrencyOf, inputDataset, runKeys } = await import("../../../run/setup.ts");
-  const { materialize } = await import("../../../stages/materialize.ts");
+  const { materialization } = await import("../../../stages/materialize.ts");
   const { runCollection } = await import("../../../run/collection.ts");
   const { printSummary } = await import("../../../run/summary.ts");
   const { runPaths } = await import("../../../outputs/paths.ts");
@@ -83,7 +83,7 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
     const promptConfig = dataset.promptConfig;
     const promptPath = keys.prompt_config ?? promptConfig;
     if (output !== "-") await guardRun(output, [{ path: input, role: keys.input_jsonl_fpath ? "--input" : "dataset" }, { path: promptPath ?? "", role: "--prompt-config" }, ...(options.configPaths ?? []).map((path) => ({ path, role: "--config" }))]);
-    const materialized = await materialize(input, {
+    const materialized = materialization(input, {
       limit: keys.limit,
       promptConfig: promptPath ? await loadPromptConfig(promptPath, roots) : undefined,
       agentName: keys.agent_name,
@@ -97,6 +97,8 @@ export async function evalRun({ options, noServe, output: outputFlag }: EvalRunI
       shard: keys.task_shard === undefined ? undefined : parseTaskShard(keys.task_shard),
       warn,
     });
+    // A fresh run validates its input before anything is created; a resume only when its saved inventory's key differs.
+    if (!keys.resume_from_cache) await materialized.open();
     const toStdout = output === "-";
     const paths = runPaths(toStdout ? `${(await import("node:os")).tmpdir()}/gym-run-${process.pid}/rollouts.jsonl` : output);
     const stdoutRows = toStdout ? JsonlAppender.open("-") : undefined;
