@@ -99,6 +99,20 @@ export function isServerCallError(error: unknown): error is ServerCallError {
   return error instanceof ServerCallError;
 }
 
+/** What `ServerClient.call` returns for a POST's reply: the parsed body of a 2xx answer, else a ServerCallError. */
+export function callAnswer<T>(server: string, path: string, reply: ServerReply): { body: T; cookies: Cookies; reply: ServerReply } {
+  if (!reply.ok) throw new ServerCallError({ server, path, method: "POST", reason: "status", status: reply.status, body: reply.text });
+  const body = reply.json<T>();
+  // The jar is made when read (an in-process answer builds it on demand; a /verify answer's is seldom used).
+  return {
+    body,
+    reply,
+    get cookies(): Cookies {
+      return reply.cookies;
+    },
+  };
+}
+
 /** One request as the shared layer hands it to an implementation. */
 export interface ExchangeInit {
   method: string;
@@ -221,19 +235,7 @@ export abstract class BaseServerClient implements ServerClient {
   }
 
   async call<T = unknown>(path: string, json: unknown, options: ServerRequestOptions = {}) {
-    const reply = await this.post(path, json, options);
-    if (!reply.ok) {
-      throw new ServerCallError({ server: this.name, path, method: "POST", reason: "status", status: reply.status, body: reply.text });
-    }
-    const body = reply.json<T>();
-    // The jar is made when read (an in-process answer builds it on demand; a /verify answer's is seldom used).
-    return {
-      body,
-      reply,
-      get cookies(): Cookies {
-        return reply.cookies;
-      },
-    };
+    return callAnswer<T>(this.name, path, await this.post(path, json, options));
   }
 
   async close(): Promise<void> {}

@@ -6,7 +6,7 @@
  * reply's cookies taken back. Each server's cookies are replaced by what its last answer set, as an agent that
  * keeps one jar per server replaces it (so a server sees exactly the cookies it would have been sent).
  */
-import { ServerCallError, type ServerClient, type ServerDirectory, type ServerReply, type ServerRequestOptions } from "./client.ts";
+import { callAnswer, ServerCallError, type ServerClient, type ServerDirectory, type ServerReply, type ServerRequestOptions } from "./client.ts";
 import type { Cookies } from "./cookies.ts";
 import { DirectReply, InProcessServerClient } from "./in-process.ts";
 import { jarOfSetCookies, setCookiesOfJar, type SetCookie } from "./routes.ts";
@@ -102,16 +102,7 @@ class RolloutClient implements ServerClient {
   }
 
   async call<T = unknown>(path: string, json: unknown, options: ServerRequestOptions = {}) {
-    const reply = await this.post(path, json, options);
-    if (!reply.ok) throw new ServerCallError({ server: this.name, path, method: "POST", reason: "status", status: reply.status, body: reply.text });
-    const body = reply.json<T>();
-    return {
-      body,
-      reply,
-      get cookies(): Cookies {
-        return reply.cookies;
-      },
-    };
+    return callAnswer<T>(this.name, path, await this.post(path, json, options));
   }
 
   close(): Promise<void> {

@@ -88,6 +88,18 @@ function points(cell: unknown, where: string): number {
   return value;
 }
 
+/** A benchmark row from one MathArena output row (the final answer after the last </think> is the proof). */
+function outputRow(item: Row, judgement: string, where: string, metadata: Row): Row {
+  return {
+    problem: item.problem,
+    proof: lastAnswer(item.answer),
+    expected_judgement: judgement,
+    rubric: rubric(item.grading_details_judge_1, "grading_scheme_desc", where),
+    subset_for_metrics: "proofs",
+    metadata,
+  };
+}
+
 /** usamo / imo outputs: both judges 7 → Yes, both under 6 → No, otherwise dropped (a missing second judge counts as the first). */
 export function imoUsamoRows(raw: Row[], source: string): Row[] {
   const out: Row[] = [];
@@ -97,14 +109,7 @@ export function imoUsamoRows(raw: Row[], source: string): Row[] {
     const p2 = item.points_judge_2 === null || item.points_judge_2 === undefined ? p1 : points(item.points_judge_2, where);
     const judgement = p1 < 6 && p2 < 6 ? NO : p1 === 7 && p2 === 7 ? YES : null;
     if (!judgement) continue;
-    out.push({
-      problem: item.problem,
-      proof: lastAnswer(item.answer),
-      expected_judgement: judgement,
-      rubric: rubric(item.grading_details_judge_1, "grading_scheme_desc", where),
-      subset_for_metrics: "proofs",
-      metadata: { source, problem_idx: item.problem_idx, grading_details_judge_1: item.grading_details_judge_1, grading_details_judge_2: item.grading_details_judge_2, model_id: item.model_name },
-    });
+    out.push(outputRow(item, judgement, where, { source, problem_idx: item.problem_idx, grading_details_judge_1: item.grading_details_judge_1, grading_details_judge_2: item.grading_details_judge_2, model_id: item.model_name }));
   }
   return out;
 }
@@ -117,14 +122,7 @@ export function imcRows(raw: Row[]): Row[] {
     const p1 = points(item.points_judge_1, where);
     const judgement = p1 < 8 ? NO : p1 === 10 ? YES : null;
     if (!judgement) continue;
-    out.push({
-      problem: item.problem,
-      proof: lastAnswer(item.answer),
-      expected_judgement: judgement,
-      rubric: rubric(item.grading_details_judge_1, "grading_scheme_desc", where),
-      subset_for_metrics: "proofs",
-      metadata: { source: "imc", problem_idx: item.problem_idx, grading_details_judge_1: item.grading_details_judge_1, model_id: item.model_name },
-    });
+    out.push(outputRow(item, judgement, where, { source: "imc", problem_idx: item.problem_idx, grading_details_judge_1: item.grading_details_judge_1, model_id: item.model_name }));
   }
   return out;
 }
