@@ -21,7 +21,7 @@ import { CostTally, costFilePath, formatUsd, priceTable, type PriceTable, type R
 import { LiveHealthCheck } from "../stages/health-check/live.ts";
 import type { QualitySummary } from "../stages/health-check/tally.ts";
 import { RunCostTally } from "./run-cost.ts";
-import { MemoryBound } from "../runtime/memory.ts";
+import { MemoryBound, traceMemory } from "../runtime/memory.ts";
 import { OutcomeIndexWriter } from "../outputs/outcome-index.ts";
 import { collectGarbage } from "../runtime/gc.ts";
 import { writeJsonAtomic } from "../jsonl/write.ts";
@@ -141,6 +141,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     const o = store.get(id);
     if (o?.kind === "success" && o.attempt >= attempt) reserved.delete(id);
   }
+  traceMemory("store loaded");
   const expected = inventory.ids;
   const plan = planDispatch(inventory.rows, expected, store, maxAttempts, options.dispatchLongestFirst);
   if (inventory.resumed) log.info(resumeSummary(expected.length, store, plan.length, maxAttempts, expected));
@@ -178,6 +179,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
   };
   let healthDone = false;
   let sinceGc = 0;
+  let traced = 0;
   const memory = new MemoryBound();
   let healthReport: CollectionResult["health"];
   try {
@@ -199,6 +201,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       const outcome = await persist(event);
       // Each rollout leaves its answer objects behind: a full collection once the RSS passes a bound keeps the peak flat.
       if (++sinceGc >= 4096) (sinceGc = 0), memory.check();
+      if (process.env.GYM_DEBUG_MEMORY && ++traced % 100_000 === 0) traceMemory(`dispatch ${traced}`);
       if (outcome) {
         const id = event.request.id;
         status.changed(store.get(id), outcome);
@@ -211,6 +214,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     }
     failures.flush(); // the health summary reads the failures sidecar (for missing rollouts)
     collectGarbage(); // the last rollouts' garbage goes before the summary's reads
+    traceMemory("dispatched");
     if (deferred) {
       await rollouts.flush();
       health = await readRolloutsBack(paths.rollouts, health, wholeCost);

@@ -15,6 +15,7 @@ import { identityKey } from "../outputs/paths.ts";
 import { fileError, removeStaleTemps } from "../runtime/files.ts";
 import type { MaterializedRows } from "../stages/materialize.ts";
 import { MemoryBound } from "../runtime/memory.ts";
+import { collectGarbage } from "../runtime/gc.ts";
 
 /** What the manifest records of the file it was written with: its bytes' SHA-256, size and mtime. */
 export interface InputsFile {
@@ -55,6 +56,8 @@ export class MaterializedDigest {
 export interface InputsPass {
   /** Each row's identity (`task-rollout`), in order. */
   ids: string[];
+  /** The identities file's text: each identity and a newline. */
+  idsText: string;
   /** Distinct task indices. */
   tasks: number;
   /** SHA-256 of the rows' JSON lines (the file's bytes). */
@@ -69,7 +72,10 @@ export interface InputsPass {
  * which share values, serialised once per block).
  */
 export async function passInputs(source: MaterializedRows, options: { canonical?: boolean; write?: (piece: string) => void } = {}): Promise<InputsPass> {
-  const ids: string[] = [];
+  // The identities are kept as one text a block at a time and split once the pass is over: a million small strings
+  // made one per row would sit among the rows' garbage, and their pages would stay resident after it is collected.
+  const idChunks: string[] = [];
+  let blockIds: string[] = [];
   const tasks = new Set<unknown>();
   const bytes = createHash("sha256");
   const digest = options.canonical ? new MaterializedDigest() : undefined;
@@ -81,16 +87,26 @@ export async function passInputs(source: MaterializedRows, options: { canonical?
     bytes.update(piece);
     options.write?.(piece);
     block = [];
+    idChunks.push(`${blockIds.join("\n")}\n`);
+    blockIds = [];
   };
   for await (const row of source.rows()) {
-    ids.push(identityKey(row));
+    blockIds.push(identityKey(row));
     tasks.add(row._ng_task_index);
     digest?.add(row);
     block.push(row);
     if (block.length === 4096) flush();
   }
   if (block.length > 0) flush();
-  return { ids, tasks: tasks.size, sha256: bytes.digest("hex"), digest: digest?.hex() };
+  const sha = bytes.digest("hex");
+  const digestHex = digest?.hex();
+  const idsText = idChunks.length > 0 ? idChunks.join("") : "\n"; // no row: the identities file is one newline, as before
+  const rows = idChunks.length;
+  idChunks.length = 0;
+  collectGarbage();
+  const ids = rows > 0 ? idsText.split("\n") : [""];
+  ids.pop();
+  return { ids, idsText, tasks: tasks.size, sha256: sha, digest: digestHex };
 }
 
 /** Writes the materialized inputs file atomically from the streamed rows (temp file, fsync, rename). */

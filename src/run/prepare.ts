@@ -14,6 +14,7 @@ import { newManifest, readManifest, writeManifest, type RunManifest } from "./ma
 import type { RunPaths } from "../outputs/paths.ts";
 import { repairTornTail } from "../outputs/repair.ts";
 import { changedSettings, configDigest, type RunSettings } from "./settings.ts";
+import { traceMemory } from "../runtime/memory.ts";
 
 export interface Inventory {
   manifest: RunManifest;
@@ -92,10 +93,12 @@ async function freshRun(options: PrepareOptions, current: Current): Promise<Inve
   const { paths } = options;
   const { key, ...digests } = current;
   const rows = await options.materialized.open(); // validates the whole input before anything is removed
+  traceMemory("validated");
   // The manifest goes first and comes back last: a crash in between leaves no manifest, so no resume trusts a half-made inventory.
   for (const file of [paths.manifest, paths.rollouts, paths.failures, paths.aggregateMetrics, paths.batchStatus, paths.attempts, paths.resumeDrift, paths.materializedIds, paths.outcomeIndex]) fs.rmSync(file, { force: true });
   const written = await writeInputs(paths.materializedInputs, rows);
-  const ids = `${written.ids.join("\n")}\n`;
+  traceMemory("inputs written");
+  const ids = written.idsText;
   writeFileAtomic(paths.materializedIds, ids);
   const file: InputsFile = { ...written.file, key, rows: written.ids.length, ids_sha256: sha256(ids) };
   const manifest = { ...newManifest({ ...digests, materialized_digest: written.digest }), materialized_file: file };

@@ -18,3 +18,21 @@ export class MemoryBound {
     this.bound = Math.max(FLOOR, process.memoryUsage.rss() + MARGIN);
   }
 }
+
+/**
+ * `GYM_DEBUG_MEMORY=1`: a line on stderr with the RSS and the JS heap at a phase boundary (after a full collection,
+ * so the heap figure is what stays). Off by default; a debugging aid for the memory bound's figures.
+ */
+export function traceMemory(label: string): void {
+  if (!process.env.GYM_DEBUG_MEMORY) return;
+  const before = process.memoryUsage.rss();
+  collectGarbage();
+  const { rss, heapUsed, external } = process.memoryUsage();
+  const mb = (n: number) => (n / 2 ** 20).toFixed(0);
+  process.stderr.write(`memory ${label}: rss ${mb(before)} MB (after gc ${mb(rss)}), heap ${mb(heapUsed)} MB, external ${mb(external)} MB\n`);
+  if (process.env.GYM_DEBUG_MEMORY === "2") {
+    const counts = (require("bun:jsc") as { heapStats(): { objectTypeCounts: Record<string, number> } }).heapStats().objectTypeCounts;
+    const top = Object.entries(counts).sort((a, b) => b[1] - a[1]).slice(0, 12);
+    process.stderr.write(`memory ${label}: ${top.map(([k, v]) => `${k} ${v}`).join(", ")}\n`);
+  }
+}

@@ -44,14 +44,59 @@ interface RawTask {
   row: Row;
 }
 
-/** What the validating pass keeps of one task: enough to emit its rows from the input line again. */
-interface TaskPlan {
-  line: number;
-  /** The line's text, kept only when the input cannot be read twice (stdin). */
-  text?: string;
+/** A task's routing: the agents it goes to and the repeats of each (most tasks share one). */
+interface TaskRoutes {
   agents: string[];
   repeats: number[];
-  taskIndex: number;
+}
+
+/**
+ * What the validating pass keeps of each task, enough to emit its rows from the input line again: its line, task
+ * index and routes, in typed columns (the routes interned), so a million rollouts keep no object per task, and
+ * nothing small and long-lived is left among the parsed lines' garbage to keep its pages resident.
+ */
+class TaskPlans {
+  private lines = new Float64Array(1024);
+  private taskIndices = new Float64Array(1024);
+  private routeOf = new Int32Array(1024);
+  private readonly routes: TaskRoutes[] = [];
+  private readonly routeIds = new Map<string, number>();
+  /** The lines' texts, kept only when the input cannot be read twice (stdin). */
+  readonly texts: string[] = [];
+  length = 0;
+
+  push(line: number, text: string | undefined, agents: string[], repeats: number[], taskIndex: number): void {
+    if (this.length === this.lines.length) {
+      const grow = <T extends Float64Array | Int32Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.lines = grow(this.lines);
+      this.taskIndices = grow(this.taskIndices);
+      this.routeOf = grow(this.routeOf);
+    }
+    const key = `${agents.join("\0")}\u0001${repeats.join(",")}`;
+    let route = this.routeIds.get(key);
+    if (route === undefined) this.routeIds.set(key, (route = this.routes.push({ agents, repeats }) - 1));
+    this.lines[this.length] = line;
+    this.taskIndices[this.length] = taskIndex;
+    this.routeOf[this.length] = route;
+    if (text !== undefined) this.texts.push(text);
+    this.length++;
+  }
+
+  line(k: number): number {
+    return this.lines[k]!;
+  }
+
+  taskIndex(k: number): number {
+    return this.taskIndices[k]!;
+  }
+
+  routesOf(k: number): TaskRoutes {
+    return this.routes[this.routeOf[k]!]!;
+  }
 }
 
 /** The rows a dataset expands to, emitted on demand (each call of `rows()` reads the input again). */
@@ -107,7 +152,7 @@ export async function materializeRows(source: string, options: MaterializeOption
   const stream = isStream(source);
   const before = stream ? undefined : fs.statSync(source);
   const taskIndexByText = new Map<string, number>();
-  const plans: TaskPlan[] = [];
+  const plans = new TaskPlans();
   const conflicts: number[] = [];
   const routeErrors: { agent: Route }[] = [];
   const repeatErrors: (number | { error: string })[] = [];
@@ -144,7 +189,7 @@ export async function materializeRows(source: string, options: MaterializeOption
     const taskIndex = typeof task.row._ng_task_index === "number" ? task.row._ng_task_index : dedupeIndex(taskIndexByText, task.text);
     const inShard = !options.shard || taskIndex % options.shard.count === options.shard.index;
     if (inShard) for (const n of counts) total += n;
-    if (inShard) plans.push({ line: task.line, text: stream ? task.text : undefined, agents, repeats: counts, taskIndex });
+    if (inShard) plans.push(task.line, stream ? task.text : undefined, agents, counts, taskIndex);
   }
   if (tasks === 0) {
     throw new GymError("E_INPUT_EMPTY", `${shown} holds no rows (the file is empty or blank): there is nothing to collect.`, {
@@ -162,18 +207,19 @@ export async function materializeRows(source: string, options: MaterializeOption
     async *rows() {
       const rolloutCounter = new Map<number, number>();
       let k = 0;
-      const lines = stream ? plans.map((p) => ({ line: p.line, text: p.text!, row: JSON.parse(p.text!) as Row })) : readTasks(source, shown, options.limit);
+      const lines = stream ? plans.texts.map((text, k) => ({ line: plans.line(k), text, row: JSON.parse(text) as Row })) : readTasks(source, shown, options.limit);
       for await (const task of lines) {
         // Tasks outside the shard were not kept: their lines are passed over.
-        const plan = plans[k];
-        if (plan === undefined || plan.line !== task.line) continue;
+        if (k >= plans.length || plans.line(k) !== task.line) continue;
+        const { agents, repeats } = plans.routesOf(k);
+        const taskIndex = plans.taskIndex(k);
         k++;
-        for (let a = 0; a < plan.agents.length; a++) {
-          const row = buildRow(task, plan.agents[a]!, shown, options);
-          for (let r = 0; r < plan.repeats[a]!; r++) {
-            const rolloutIndex = rolloutCounter.get(plan.taskIndex) ?? 0;
-            rolloutCounter.set(plan.taskIndex, rolloutIndex + 1);
-            const copy: Row = { ...row, _ng_task_index: plan.taskIndex, _ng_rollout_index: rolloutIndex };
+        for (let a = 0; a < agents.length; a++) {
+          const row = buildRow(task, agents[a]!, shown, options);
+          for (let r = 0; r < repeats[a]!; r++) {
+            const rolloutIndex = rolloutCounter.get(taskIndex) ?? 0;
+            rolloutCounter.set(taskIndex, rolloutIndex + 1);
+            const copy: Row = { ...row, _ng_task_index: taskIndex, _ng_rollout_index: rolloutIndex };
             if (options.addSeed) copy.responses_create_params = seeded(copy.responses_create_params as Row | undefined, rolloutIndex);
             yield copy;
           }
