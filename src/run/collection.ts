@@ -220,6 +220,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
       health = await readRolloutsBack(paths.rollouts, health, wholeCost);
     }
     healthReport = await finishHealth(health);
+    traceMemory("health written");
     healthDone = true;
   } finally {
     options.signal?.removeEventListener("abort", onOuterAbort);
@@ -320,6 +321,7 @@ async function collectLocked(options: CollectionOptions): Promise<CollectionResu
     status.aggregation = "complete";
     status.write();
   }
+  traceMemory("scored");
   const anythingScored = scored.scored + scored.counted + scored.imputed > 0;
   // SIGTERM is what Slurm sends at walltime: a run it cut short must never report a partial result as done (exit 0),
   // so the completion rules apply whatever require_complete says, and the chain resumes it (75) or retries it (1).

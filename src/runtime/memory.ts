@@ -14,7 +14,9 @@ export class MemoryBound {
 
   check(): void {
     if (process.memoryUsage.rss() < this.bound) return;
+    const started = process.env.GYM_DEBUG_MEMORY ? performance.now() : 0;
     collectGarbage();
+    if (started) process.stderr.write(`memory bound: full gc in ${(performance.now() - started).toFixed(0)} ms, rss ${(process.memoryUsage.rss() / 2 ** 20).toFixed(0)} MB\n`);
     this.bound = Math.max(FLOOR, process.memoryUsage.rss() + MARGIN);
   }
 }
