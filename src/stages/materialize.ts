@@ -76,7 +76,7 @@ class TaskPlans {
       this.taskIndices = grow(this.taskIndices);
       this.routeOf = grow(this.routeOf);
     }
-    const key = `${agents.join("\0")}\u0001${repeats.join(",")}`;
+    const key = JSON.stringify([agents, repeats]);
     let route = this.routeIds.get(key);
     if (route === undefined) this.routeIds.set(key, (route = this.routes.push({ agents, repeats }) - 1));
     this.lines[this.length] = line;
